@@ -1,0 +1,32 @@
+// swift-tools-version: 6.0
+// RecoKit: render product recommendations and track how people interact with them, on the server.
+// The root package has no package dependencies (Foundation and the toolchain only).
+import PackageDescription
+
+let package = Package(
+    name: "RecoKit",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "RecoKit", targets: ["RecoKit"]),
+        .library(name: "RecoTemplates", targets: ["RecoTemplates"]),
+        .library(name: "RecoTracking", targets: ["RecoTracking"]),
+        .library(name: "RecoVendors", targets: ["RecoVendors"]),
+        .library(name: "RecoKitTesting", targets: ["RecoKitTesting"]),
+        .executable(name: "recokit", targets: ["RecoKitCLI"]),
+    ],
+    targets: [
+        .target(name: "RecoKit"),
+        .target(name: "RecoTemplates", dependencies: ["RecoKit"]),
+        .target(name: "RecoTracking", dependencies: ["RecoKit"]),
+        .target(name: "RecoVendors", dependencies: ["RecoKit", "RecoTracking"]),
+        .target(name: "RecoKitTesting", dependencies: ["RecoKit", "RecoTemplates", "RecoTracking", "RecoVendors"]),
+        .executableTarget(name: "RecoKitCLI", dependencies: ["RecoKit", "RecoTemplates", "RecoTracking", "RecoVendors"]),
+
+        .testTarget(name: "RecoKitTests", dependencies: ["RecoKit", "RecoKitTesting"]),
+        .testTarget(name: "RecoTemplatesTests", dependencies: ["RecoTemplates", "RecoVendors", "RecoKitTesting"]),
+        .testTarget(name: "RecoTrackingTests", dependencies: ["RecoTracking", "RecoVendors", "RecoKitTesting"]),
+        .testTarget(name: "RecoVendorsTests", dependencies: ["RecoVendors", "RecoKitTesting"]),
+        .testTarget(name: "RecoKitCLITests", dependencies: ["RecoKitTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,35 @@
+/// Something decoding passed over on purpose, reported so that nothing disappears in silence:
+/// a response item of a type that is not a recommendation, a block that ended up empty, a selected
+/// field that no product has.
+public struct DecodingNotice: Hashable, Sendable, CustomStringConvertible {
+    /// What kind of thing was passed over. Vendors may add kinds of their own.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        public let name: String
+        public init(_ name: String) { self.name = name }
+        /// A response item that is not a recommendation block (Segmentify `sendBannerDetails`, …).
+        public static let skippedItem = Kind("skippedItem")
+        /// A recommendation block with no products after assembly: not shown.
+        public static let emptyWidget = Kind("emptyWidget")
+        /// A field listed in the ``FieldSelection`` that no product has.
+        public static let fieldNotFound = Kind("fieldNotFound")
+        /// Products left out by the caller's filters.
+        public static let filteredOut = Kind("filteredOut")
+        /// A product left out of a block because an earlier block of the reply already showed it.
+        public static let duplicateEliminated = Kind("duplicateEliminated")
+        public var description: String { name }
+    }
+
+    public var kind: Kind
+    /// Where in the payload.
+    public var path: JSONPath
+    /// What happened, in words.
+    public var message: String
+
+    public init(_ kind: Kind, at path: JSONPath, _ message: String) {
+        self.kind = kind
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(kind): \(message) at \(path)" }
+}

@@ -1,0 +1,77 @@
+/// A location inside a JSON document, written the way people read it: `$.responses[0][1].params.instanceId`.
+///
+/// Keys that are not plain identifiers are quoted: `$.recommendedProducts["ASICS|MONTHLY|ROCK"][2]`.
+/// A value that was JSON encoded inside a string (Segmentify's `dynamicItems`) continues the path of
+/// that string with a `(json)` marker: `$.responses[0][0].params.dynamicItems(json)[1].itemCount`.
+public struct JSONPath: Hashable, Sendable, CustomStringConvertible, ExpressibleByArrayLiteral {
+    /// One step of a path.
+    public enum Component: Hashable, Sendable {
+        /// A key of an object.
+        case key(String)
+        /// A zero-based index into an array.
+        case index(Int)
+        /// The JSON document encoded inside the string at this point.
+        case embeddedJSON
+    }
+
+    /// The steps from the document's root.
+    public var components: [Component]
+
+    /// The root of a document (`$`).
+    public static let root = JSONPath(components: [])
+
+    public init(components: [Component]) { self.components = components }
+    public init(arrayLiteral elements: Component...) { self.components = elements }
+
+    /// This path extended by a key.
+    public func appending(key: String) -> JSONPath { JSONPath(components: components + [.key(key)]) }
+    /// This path extended by an array index.
+    public func appending(index: Int) -> JSONPath { JSONPath(components: components + [.index(index)]) }
+    /// This path extended by the marker of a JSON document encoded in a string.
+    public func appendingEmbeddedJSON() -> JSONPath { JSONPath(components: components + [.embeddedJSON]) }
+    /// This path followed by another (relative) path.
+    public func appending(_ other: JSONPath) -> JSONPath { JSONPath(components: components + other.components) }
+
+    public var description: String {
+        var text = "$"
+        for component in components {
+            switch component {
+            case .key(let key):
+                if Self.isIdentifier(key) { text += "." + key } else { text += "[" + Self.quoted(key) + "]" }
+            case .index(let index):
+                text += "[\(index)]"
+            case .embeddedJSON:
+                text += "(json)"
+            }
+        }
+        return text
+    }
+
+    private static func isIdentifier(_ key: String) -> Bool {
+        guard let first = key.utf8.first, !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) else { return false }
+        return key.utf8.allSatisfy { byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$")
+        }
+    }
+
+    private static func quoted(_ key: String) -> String {
+        var text = "\""
+        for scalar in key.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\""
+    }
+}
+
+extension JSONPath {
+    /// The path of a `Decoder`'s coding path: integer keys are array indices, the rest object keys.
+    public init(codingPath: [any CodingKey]) {
+        self.components = codingPath.map { key in key.intValue.map(Component.index) ?? .key(key.stringValue) }
+    }
+}
