@@ -40,7 +40,7 @@ public enum SegmentifyRecommendations {
         try decode(JSONValue(parsing: data), language: language)
     }
 
-    /// Decodes a Segmentify reply already parsed. See ``decode(_:language:)-(Data,_)``.
+    /// Decodes a Segmentify reply already parsed. See the `Data` overload.
     public static func decode(_ json: JSONValue, language: String? = nil) throws(PayloadError) -> Recommendations<RawProduct> {
         try SegmentifyStatus.check(json)
         let responsesPath = JSONPath.root.appending(key: "responses")

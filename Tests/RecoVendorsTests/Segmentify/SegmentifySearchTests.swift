@@ -104,4 +104,14 @@ struct SegmentifySearchTests {
         #expect(result.report.failures.map(\.path.description) == ["$.search[0][0].products[1]", "$.search[0][0].products[2]"])
         #expect(result.report.failures.allSatisfy { $0.instanceId == "product" })
     }
+
+    @Test func groupsOfAnUnexpectedShapeAreReportedNotFatal() throws {
+        let json = try JSONValue(parsing: #"{"search":[[{"products":[{"productId":"1"}],"campaign":{"instanceId":"SEARCH"},"categoryProducts":[{"productId":"2"}],"brandProducts":{"Nike":[{"productId":"3"}],"Puma":"none"},"futureKey":{"x":1}}]]}"#)
+        let result = try SegmentifySearch.decode(json)
+        #expect(result.products.products.map(\.productId) == ["1"])
+        #expect(result.categoryProducts.isEmpty)
+        #expect(result.brandProducts.map(\.name) == ["Nike"])
+        #expect(result.report.notices(.unexpectedShape).map(\.path.description) == ["$.search[0][0].categoryProducts", "$.search[0][0].brandProducts.Puma"])
+        #expect(result.raw["futureKey"]?["x"]?.intValue == 1)
+    }
 }
