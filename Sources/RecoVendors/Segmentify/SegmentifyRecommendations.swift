@@ -48,8 +48,11 @@ import Foundation
 ///
 /// `responses` that is empty, or holds only empty arrays (no campaign answered the event), is a normal
 /// reply: no widgets and one ``DecodingNotice/Kind/noBlocks`` notice. A reply without a `responses` key
-/// is not a recommendation reply and is an error. A malformed block (no `instanceId` or `actionId`, a
-/// value of the wrong type, invalid JSON inside `dynamicItems`) fails the decode with its path.
+/// is not a recommendation reply and is an error, as is an envelope of the wrong shape. A malformed
+/// block (no `instanceId` or `actionId`, a value of the wrong type, invalid JSON inside `dynamicItems`)
+/// does not cost the reply its other blocks: it is skipped and reported as
+/// ``DecodingNotice/Kind/invalidBlock``, whose ``DecodingNotice/cause`` is the typed error with its path
+/// (and line and column, for JSON inside a string).
 ///
 /// ```swift
 /// let reply = try SegmentifyRecommendations.decode(body, language: "TR")
@@ -61,8 +64,8 @@ public enum SegmentifyRecommendations {
     /// - Parameter language: the request's language (`"TR"`, `"EN"`, …), choosing titles from
     ///   `notificationTitleMap`; nil keeps `notificationTitle`.
     /// - Throws: ``PayloadError``: `invalidJSON` with line and column; `vendorError` when `statusCode`
-    ///   is not `SUCCESS` (see ``SegmentifyStatus``); `missingKey`, `typeMismatch` or `invalidValue`
-    ///   with the JSON path of a malformed envelope or block (including inside `dynamicItems(json)`).
+    ///   is not `SUCCESS` (see ``SegmentifyStatus``); `missingKey` or `typeMismatch` with the JSON path
+    ///   of a malformed envelope. A malformed block is reported, not thrown.
     public static func decode(_ data: Data, language: String? = nil) throws(PayloadError) -> Recommendations<RawProduct> {
         try decode(JSONValue(parsing: data), language: language)
     }
@@ -88,7 +91,9 @@ public enum SegmentifyRecommendations {
             for (itemIndex, item) in items.enumerated() {
                 let itemPath = groupPath.appending(index: itemIndex)
                 guard case .object(let members) = item else {
-                    throw .typeMismatch(expected: "a response item object", found: item, at: itemPath)
+                    let error = PayloadError.typeMismatch(expected: "a response item object", found: item, at: itemPath)
+                    report.notices.append(DecodingNotice(.invalidBlock, at: itemPath, "a response item that is not an object is skipped: \(error.message)", cause: error))
+                    continue
                 }
                 guard case .string(let type)? = members["type"] else {
                     report.notices.append(DecodingNotice(.skippedItem, at: itemPath, "a response item without a type string is not a recommendation block"))
@@ -98,7 +103,13 @@ public enum SegmentifyRecommendations {
                     report.notices.append(DecodingNotice(.skippedItem, at: itemPath, "a \(type) item is not a recommendation block"))
                     continue
                 }
-                let block = try SegmentifyBlock(item: itemPath, params: members["params"], language: language)
+                let block: SegmentifyBlock
+                do {
+                    block = try SegmentifyBlock(item: itemPath, params: members["params"], language: language)
+                } catch {
+                    report.notices.append(DecodingNotice(.invalidBlock, at: itemPath, "the block is skipped: \(error)", cause: error))
+                    continue
+                }
                 report.notices += block.notices
                 let products = assembly.assemble(block, report: &report)
                 if products.isEmpty {

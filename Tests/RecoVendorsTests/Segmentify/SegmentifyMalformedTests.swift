@@ -24,6 +24,16 @@ struct SegmentifyMalformedTests {
         (#"{"statusCode":"SUCCESS"}"#, "missingKey at $"),
         (#"{"responses":{"0":[]}}"#, "typeMismatch at $.responses"),
         (#"{"responses":[[],{"type":"recommendProducts"}]}"#, "typeMismatch at $.responses[1]"),
+        (#"{"statusCode":7,"responses":[]}"#, "typeMismatch at $.statusCode"),
+    ])
+    func aMalformedEnvelopeIsATypedErrorWithItsPath(json: String, expected: String) {
+        let error = decodeError(json)
+        #expect(error.map(describe) == expected)
+    }
+
+    /// A malformed block costs the reply nothing else: it is skipped, and the notice carries the typed
+    /// error with its path.
+    @Test(arguments: [
         (#"{"responses":[["recommendProducts"]]}"#, "typeMismatch at $.responses[0][0]"),
         (#"{"responses":[[{"type":"recommendProducts"}]]}"#, "missingKey at $.responses[0][0]"),
         (#"{"responses":[[{"type":"recommendProducts","params":[]}]]}"#, "typeMismatch at $.responses[0][0].params"),
@@ -41,16 +51,27 @@ struct SegmentifyMalformedTests {
         (#"{"responses":[[{"type":"recommendProducts","params":{"instanceId":"i","actionId":"a","dynamicItems":"[\"A\"]"}}]]}"#, "typeMismatch at $.responses[0][0].params.dynamicItems(json)[0]"),
         (#"{"responses":[[{"type":"recommendProducts","params":{"instanceId":"i","actionId":"a","staticItems":"{}"}}]]}"#, "typeMismatch at $.responses[0][0].params.staticItems(json)"),
         (#"{"responses":[[{"type":"recommendProducts","params":{"instanceId":"i","actionId":"a","notificationTitleMap":"[\"EN\"]"}}]]}"#, "typeMismatch at $.responses[0][0].params.notificationTitleMap(json)"),
-        (#"{"statusCode":7,"responses":[]}"#, "typeMismatch at $.statusCode"),
     ])
-    func wrongTypesAreTypedErrorsWithTheirPath(json: String, expected: String) {
-        let error = decodeError(json)
-        #expect(error.map(describe) == expected)
+    func aMalformedBlockIsSkippedAndReportedWithItsPath(json: String, expected: String) throws {
+        let reply = try SegmentifyRecommendations.decode(Data(json.utf8))
+        #expect(reply.widgets.isEmpty)
+        let notice = try #require(reply.report.notices(.invalidBlock).first)
+        #expect(notice.cause.map(describe) == expected)
+        #expect(notice.path.description == "$.responses[0][0]")
+    }
+
+    @Test func theOtherBlocksOfAReplySurviveABrokenOne() throws {
+        let json = #"{"responses":[[{"type":"recommendProducts","params":{"instanceId":"broken","actionId":"a","dynamicItems":"[{"}},{"type":"recommendProducts","params":{"instanceId":"good","actionId":"b","dynamicItems":"[{\"recommendationSource\":\"A\",\"itemCount\":2}]","recommendedProducts":{"A":[{"productId":"1"},{"productId":"2"}]}}}]]}"#
+        let reply = try SegmentifyRecommendations.decode(Data(json.utf8))
+        #expect(reply.widgets.map(\.instanceId) == ["good"])
+        #expect(reply.widgets.first?.products.map(\.productId) == ["1", "2"])
+        #expect(reply.report.notices(.invalidBlock).map(\.cause?.kind) == [.invalidJSON])
     }
 
     @Test func invalidJSONInsideDynamicItemsContinuesThePathIntoTheString() throws {
         let json = #"{"responses":[[{"type":"recommendProducts","params":{"instanceId":"i","actionId":"a","dynamicItems":"[{\"recommendationSource\":\"A\",\"itemCount\":4},{\"recommendationSource\":\"B\",\"itemCount\":}]"}}]]}"#
-        let error = try #require(decodeError(json))
+        let reply = try SegmentifyRecommendations.decode(Data(json.utf8))
+        let error = try #require(reply.report.notices(.invalidBlock).first?.cause)
         #expect(error.kind == .invalidJSON)
         #expect(error.path.description == "$.responses[0][0].params.dynamicItems(json)[1].itemCount")
         #expect(error.position?.line == 1)
@@ -58,9 +79,10 @@ struct SegmentifyMalformedTests {
         #expect(error.description.contains("dynamicItems(json)[1].itemCount"))
     }
 
-    @Test func invalidJSONInsideTheTitleMapIsAnErrorToo() throws {
+    @Test func invalidJSONInsideTheTitleMapSkipsTheBlockWithItsPath() throws {
         let json = #"{"responses":[[{"type":"recommendProducts","params":{"instanceId":"i","actionId":"a","notificationTitleMap":"{\"EN\":\"Hi\""}}]]}"#
-        let error = try #require(decodeError(json))
+        let reply = try SegmentifyRecommendations.decode(Data(json.utf8))
+        let error = try #require(reply.report.notices(.invalidBlock).first?.cause)
         #expect(error.kind == .invalidJSON)
         #expect(error.path.description.hasPrefix("$.responses[0][0].params.notificationTitleMap(json)"))
     }
