@@ -68,8 +68,7 @@ public enum SamplePayloads {
         try JSONValue(parsing: data(named: name))
     }
 
-    private static func files() throws(SamplePayloadError) -> [URL] {
-        let folder = self.folder
+    static func files(in folder: URL = SamplePayloads.folder) throws(SamplePayloadError) -> [URL] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw .missingFolder(folder.path)
