@@ -11,6 +11,10 @@ import Foundation
 /// | `search` holding a non-empty `search[0]` | ``VendorPayloadKind/segmentifySearch`` |
 /// | `responses` or `statusCode` | ``VendorPayloadKind/segmentifyRecommendations`` (an error envelope too) |
 ///
+/// A Segmentify search reply becomes one widget: its products, with the search click's instanceId
+/// (`bs_product` before search, `product` after); use ``SegmentifySearch`` for the campaign and the
+/// other groups.
+///
 /// ```swift
 /// let reply = try VendorPayloads.decode(data)            // whichever vendor sent it
 /// let shoes = reply.decoded(as: Shoe.self)
@@ -58,8 +62,17 @@ public enum VendorPayloads {
                 .unnamedVariant, at: .root,
                 "a Reteno reply does not name its variant: the widget's instanceId is \"\(unnamedRetenoVariant)\"; give the variant id (r{recomId}v{variantId}) to track it"))
             return reply
-        case .segmentifyRecommendations, .segmentifySearch:
-            throw .unrecognized("Segmentify payloads are not decoded yet")
+        case .segmentifyRecommendations:
+            return try SegmentifyRecommendations.decode(json, language: language)
+        case .segmentifySearch:
+            let search = try SegmentifySearch.decode(json, language: language)
+            var reply = search.recommendations
+            if search.products.items.isEmpty {
+                let phase = search.phase == .beforeSearch ? "before search" : "after search"
+                reply.report.notices.append(DecodingNotice(
+                    .emptyWidget, at: search.products.path, "the \(phase) reply (\(search.products.instanceId)) has no products to show"))
+            }
+            return reply
         }
     }
 
