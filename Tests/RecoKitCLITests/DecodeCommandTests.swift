@@ -138,6 +138,33 @@ struct DecodeCommandTests {
         ])
     }
 
+    @Test func jsonMatchesTheLibraryForEverySamplePayload() throws {
+        for name in try SamplePayloads.names {
+            let file = try SamplePayloads.url(named: name).path
+            let result = try CLI.run(["decode", file, "--json", "--lang", "TR"])
+            let data = try SamplePayloads.data(named: name)
+            let library: Recommendations<RawProduct>
+            do {
+                library = try VendorPayloads.decode(data, language: "TR")
+            } catch {
+                // A payload the library refuses (an error envelope) is one error line from the command.
+                #expect(result.status == 1, "\(name)")
+                #expect(result.errorLines == ["error: \(error.inFile(file))"], "\(name)")
+                continue
+            }
+            #expect(result.status == 0, "\(name)")
+            let document = try JSONValue(parsing: result.stdout)
+            let widgets = document["widgets"]?.arrayValue ?? []
+            #expect(widgets.compactMap { $0["instanceId"]?.stringValue } == library.widgets.map(\.instanceId), "\(name)")
+            #expect(widgets.compactMap { $0["interactionId"]?.stringValue } == library.widgets.map(\.interactionId), "\(name)")
+            #expect(widgets.compactMap { $0["title"]?.stringValue } == library.widgets.map(\.title), "\(name)")
+            #expect(widgets.compactMap { $0["vendor"]?.stringValue } == library.widgets.map(\.vendor.rawValue), "\(name)")
+            #expect(widgets.map { $0["products"]?.arrayValue?.compactMap { $0["productId"]?.stringValue } ?? [] } == library.widgets.map { $0.products.map(\.productId) }, "\(name)")
+            #expect(document["failures"]?.arrayValue?.count == library.report.failures.count, "\(name)")
+            #expect(document["notices"]?.arrayValue?.compactMap { $0["message"]?.stringValue } == library.report.notices.map(\.message), "\(name)")
+        }
+    }
+
     // MARK: Errors
 
     @Test func aMissingFileIsOneErrorLine() throws {

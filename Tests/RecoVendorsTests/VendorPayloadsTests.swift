@@ -120,4 +120,14 @@ struct VendorPayloadsTests {
         #expect(reply.report.notices.map(\.kind) == [.emptyWidget])
         #expect(reply.report.notices.first?.message == "the after search reply (product) has no products to show")
     }
+
+    @Test func everySamplePayloadIsRecognised() throws {
+        let names = try SamplePayloads.names
+        #expect(names.count >= 2)
+        for name in names {
+            let expected: VendorPayloadKind = name.hasPrefix("reteno") ? .retenoRecommendations
+                : name.hasPrefix("segmentify-search") ? .segmentifySearch : .segmentifyRecommendations
+            #expect(VendorPayloads.detect(try SamplePayloads.json(named: name)) == expected, "\(name)")
+        }
+    }
 }
