@@ -216,7 +216,7 @@ struct DecodeCommandTests {
     @Test func variantOnANonRetenoPayloadIsAUsageError() throws {
         let result = try CLI.run(["decode", "-", "--variant", "r1v2"], stdin: Data(#"{"statusCode":"SUCCESS","responses":[[]]}"#.utf8))
         #expect(result.status == 2)
-        #expect(result.errorLines.first == "error: --variant names a Reteno variant, but - is not a Reteno reply")
+        #expect(result.errorLines.first == "error: --variant names a Reteno variant, but <stdin> is not a Reteno reply")
     }
 
     // MARK: Help

@@ -48,18 +48,15 @@ enum DecodeCommand: Command {
         let arguments = try Arguments(words, options: ["vendor", "variant", "title", "fields", "filter", "lang"], flags: ["json", "strict"])
         let options = try DecodeOptions(arguments)
 
-        let data: Data
-        let json: JSONValue
+        let file = options.payload == "-" ? "<stdin>" : options.payload
         let reply: Recommendations<RawProduct>
         do {
-            data = try read(options.payload)
-            json = try JSONValue(parsing: data)
+            let json = try JSONValue(parsing: read(options.payload))
             if options.variantId != nil, VendorPayloads.detect(json) != .retenoRecommendations, options.vendor != .reteno {
-                throw UsageError("--variant names a Reteno variant, but \(options.payload) is not a Reteno reply")
+                throw UsageError("--variant names a Reteno variant, but \(file) is not a Reteno reply")
             }
             reply = try VendorPayloads.decode(json, vendor: options.vendor, language: options.language, variantId: options.variantId, title: options.title)
         } catch let error as PayloadError {
-            let file = options.payload == "-" ? "<stdin>" : options.payload
             Console.error("error: " + oneLine(error.kind == .unreadable ? error.description : error.inFile(file).description))
             return 1
         }
