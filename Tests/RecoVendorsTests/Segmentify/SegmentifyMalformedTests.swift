@@ -171,8 +171,10 @@ struct SegmentifyMalformedTests {
         #expect(error.path.description.hasPrefix("$.responses[0][0]"))
 
         let inside = #"{"responses":[[{"type":"recommendProducts","params":{"instanceId":"i","actionId":"a","dynamicItems":""# + String(repeating: "[", count: 5_000) + #""}}]]}"#
-        let nested = try #require(decodeError(inside))
+        let reply = try SegmentifyRecommendations.decode(Data(inside.utf8))
+        let nested = try #require(reply.report.notices(.invalidBlock).first?.cause)
         #expect(nested.kind == .invalidJSON)
+        #expect(nested.message.contains("nesting"))
         #expect(nested.path.description.hasPrefix("$.responses[0][0].params.dynamicItems(json)[0]"))
     }
 
