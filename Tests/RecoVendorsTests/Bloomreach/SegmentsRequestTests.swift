@@ -35,4 +35,13 @@ struct SegmentsRequestTests {
             (error as? BloomreachError)?.parameter == parameter
         }
     }
+
+    @Test func theURLSessionFetcherRefusesABadRequestBeforeTheNetwork() async {
+        let fetcher = URLSessionSegmentsFetcher(base: URL(string: "https://api.exponea.com")!, projectToken: "")
+        await #expect {
+            try await fetcher.fetchSegments(cookie: "b5e2a9d0")
+        } throws: { error in
+            (error as? BloomreachError)?.parameter == "projectToken"
+        }
+    }
 }
