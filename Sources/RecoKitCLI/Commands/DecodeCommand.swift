@@ -15,10 +15,14 @@ enum DecodeCommand: Command {
         that did not decode (with its JSON path and reason) and everything passed over on purpose.
 
         Options:
-          --vendor auto|segmentify|reteno
+          --vendor auto|segmentify|reteno|bloomreach|connectif|8digits
                             Who sent the payload. auto (the default) recognises it from its shape:
                             "recoms" is Reteno, "responses"/"statusCode" Segmentify, "search" a
-                            Segmentify search reply.
+                            Segmentify search reply, an array of strings a Segmentify key reply,
+                            "result" an 8digits reply, "purchase" a Connectif purchase event, and
+                            "content"/"discovery"/"merchandising" a Bloomreach segments answer.
+                            Payloads without recommendations are checked by their vendor's rules
+                            and described (with --json: {"kind","vendor","payload","notices"}).
           --variant rNvN    The Reteno variant the reply answers (r1107v1482): the widget's
                             instanceId and interactionId. Reteno replies do not name it.
           --title TEXT      The Reteno widget's title (Reteno sends none).
@@ -54,6 +58,13 @@ enum DecodeCommand: Command {
             let json = try JSONValue(parsing: read(options.payload))
             if options.variantId != nil, VendorPayloads.detect(json) != .retenoRecommendations, options.vendor != .reteno {
                 throw UsageError("--variant names a Reteno variant, but \(file) is not a Reteno reply")
+            }
+            let kind = try VendorPayloads.kind(of: json, vendor: options.vendor)
+            guard kind.carriesRecommendations else {
+                let description = try VendorPayloads.describe(json, kind: kind)
+                let output = options.json ? DecodeOutput.json(description) : DecodeOutput.summary(description)
+                FileHandle.standardOutput.write(Data(output.utf8))
+                return 0
             }
             reply = try VendorPayloads.decode(json, vendor: options.vendor, language: options.language, variantId: options.variantId, title: options.title)
         } catch let error as PayloadError {
@@ -110,7 +121,10 @@ struct DecodeOptions {
         case nil, "auto": vendor = nil
         case "segmentify": vendor = .segmentify
         case "reteno": vendor = .reteno
-        case let other?: throw UsageError("--vendor is auto, segmentify or reteno, not \"\(other)\"")
+        case "bloomreach": vendor = .bloomreach
+        case "connectif": vendor = .connectif
+        case "8digits", "eightdigits": vendor = .eightDigits
+        case let other?: throw UsageError("--vendor is auto, segmentify, reteno, bloomreach, connectif or 8digits, not \"\(other)\"")
         }
         if let text = arguments.value("variant") {
             do { variantId = try RetenoVariantId(text) } catch { throw UsageError("--variant: \(error)") }

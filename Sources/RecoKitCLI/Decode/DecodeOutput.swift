@@ -1,5 +1,6 @@
 import Foundation
 import RecoKit
+import RecoVendors
 
 /// What `recokit decode` prints: a summary for people, or JSON for programs.
 enum DecodeOutput {
@@ -51,11 +52,34 @@ enum DecodeOutput {
             ]
         }
         let failures: [JSONValue] = reply.report.failures.map { ["path": .string($0.path.description), "reason": .string($0.reason)] }
-        let notices: [JSONValue] = reply.report.notices.map {
-            ["kind": .string($0.kind.name), "path": .string($0.path.description), "message": .string($0.message)]
-        }
-        let document: JSONValue = ["widgets": .array(widgets), "failures": .array(failures), "notices": .array(notices)]
+        let document: JSONValue = ["widgets": .array(widgets), "failures": .array(failures), "notices": .array(notices(reply.report.notices))]
         return JSONWriter.string(document, style: .pretty) + "\n"
+    }
+
+    /// A payload without recommendations: what it is, what it holds, and its notices.
+    static func summary(_ description: VendorReplyDescription) -> String {
+        var lines = ["This is \(description.kind.title) (\(description.kind.vendor)): it carries no recommendations."]
+        lines += description.lines.map { "  " + $0 }
+        if !description.notices.isEmpty {
+            lines.append("Notices (\(description.notices.count)):")
+            lines += description.notices.map { "  \($0)" }
+        }
+        return lines.map(oneLine).joined(separator: "\n") + "\n"
+    }
+
+    /// `{"kind","vendor","payload","notices":[{"kind","path","message"}]}` for a payload without recommendations.
+    static func json(_ description: VendorReplyDescription) -> String {
+        let document: JSONValue = [
+            "kind": .string(description.kind.rawValue),
+            "vendor": .string(description.kind.vendor.rawValue),
+            "payload": description.json,
+            "notices": .array(notices(description.notices)),
+        ]
+        return JSONWriter.string(document, style: .pretty) + "\n"
+    }
+
+    private static func notices(_ notices: [DecodingNotice]) -> [JSONValue] {
+        notices.map { ["kind": .string($0.kind.name), "path": .string($0.path.description), "message": .string($0.message)] }
     }
 
     /// `   1. 240-LV09   Luma Yoga For Life   32`, columns aligned.
