@@ -102,12 +102,9 @@ public enum HTMLEscaping {
         URLScheme.leading(value) == nil
     }
 
-    /// Whether every candidate URL of a `srcset` list is safe.
+    /// Whether every candidate of a `srcset` list is safe (each is checked whole, descriptor included, so
+    /// whitespace cannot hide a scheme).
     static func isSafeSourceSet(_ value: String) -> Bool {
-        for candidate in value.split(separator: ",") {
-            let url = candidate.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.map(String.init) ?? ""
-            if !isSafeURL(url) { return false }
-        }
-        return true
+        value.split(separator: ",").allSatisfy { isSafeURL(String($0)) }
     }
 }
