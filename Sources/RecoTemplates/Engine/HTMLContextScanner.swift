@@ -34,7 +34,9 @@ struct HTMLContextScanner {
     /// The rule for a `{{name}}` tag at the current place; the tag's value then counts as part of what it sits in.
     mutating func ruleForValue() -> OutputRule {
         switch state {
-        case .data, .comment, .bogusComment, .rawText, .markupDeclaration:
+        case .rawText:
+            return rawTextEnd == Self.scriptEnd ? .script : .text
+        case .data, .comment, .bogusComment, .markupDeclaration:
             return .text
         case .markupOpen, .tagName, .endTagName:
             state = .tagName
@@ -56,11 +58,14 @@ struct HTMLContextScanner {
     private mutating func valueRule(unquoted: Bool) -> OutputRule {
         defer { valueStarted = true }
         let name = String(decoding: attributeName, as: UTF8.self).lowercased()
+        if name.hasPrefix("on") { return .script }
         guard Self.urlAttributes.contains(name) else { return unquoted ? .unquoted : .text }
         if name.hasSuffix("srcset") { return .url(.sourceSet, unquoted: unquoted) }
         if schemeSettled { return unquoted ? .unquoted : .text }
         return .url(valueStarted ? .continuation : .start, unquoted: unquoted)
     }
+
+    private static let scriptEnd = Array("</script".utf8)
 
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C

@@ -112,6 +112,22 @@ public enum HTMLEscaping {
         return packed
     }
 
+    /// Appends the text for a JavaScript context inside HTML (`<script>` or an `onclick` attribute): letters,
+    /// digits, space, `_`, `,`, `.` and `-` stay; everything else becomes `\uXXXX` (UTF-16), which is safe
+    /// inside a JavaScript string literal and cannot end the script or the attribute.
+    public static func appendScript(_ text: String, to output: inout String) {
+        let hex: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f"]
+        for unit in text.utf16 {
+            switch unit {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x20, 0x5F, 0x2C, 0x2E, 0x2D:
+                output.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
+            default:
+                output.append("\\u")
+                for shift in stride(from: 12, through: 0, by: -4) { output.append(hex[Int(unit >> UInt16(shift)) & 0xF]) }
+            }
+        }
+    }
+
     /// The URL itself when it is safe to put in `href`, `src` and the like, nil otherwise.
     ///
     /// Safe means: http or https, protocol-relative (`//cdn.example.com/…`) or relative (`/p/1`, `p/1`,

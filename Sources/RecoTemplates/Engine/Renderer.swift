@@ -123,6 +123,7 @@ struct Renderer {
         case .raw: output.append(text)
         case .text: HTMLEscaping.append(text, to: &output)
         case .unquoted: HTMLEscaping.appendUnquoted(text, to: &output)
+        case .script: HTMLEscaping.appendScript(text, to: &output)
         case .url(let part, let unquoted):
             let safe: String
             switch part {

@@ -104,6 +104,17 @@ struct HTMLSafetyTests {
         #expect(html == #"<!-- <a href=" --><p>javascript:x</p><script>var a = "<a href=";</script>javascript:x<a href=about:invalid>"#)
     }
 
+    @Test("values in scripts and event handlers are written as JavaScript escapes")
+    func scripts() throws {
+        let template = try Template(#"<script>var id = "{{id}}";</script><button onclick="track('{{id}}')">{{id}}</button>"#)
+        let html = try template.render(.object(["id": "');alert(1);//"]))
+        let escaped = #"\u0027\u0029\u003balert\u00281\u0029\u003b\u002f\u002f"#
+        #expect(html == #"<script>var id = "\#(escaped)";</script><button onclick="track('\#(escaped)')">&#39;);alert(1);//</button>"#)
+        let closing = try template.render(.object(["id": "</script><script>alert(1)</script>"]))
+        #expect(!closing.contains("<script>alert"))
+        #expect(closing.hasPrefix(#"<script>var id = "\u003c\u002fscript\u003e\u003cscript\u003ealert"#))
+    }
+
     @Test("only triple mustaches and ampersand tags write raw text")
     func rawOutput() throws {
         let value = TemplateValue.object(["html": "<b>bold</b>"])
