@@ -81,6 +81,14 @@ struct HTMLSafetyTests {
         #expect(fine == #"<a href="https://x.example/p?q=1">"#)
     }
 
+    @Test("a static ':' that could complete a scheme begun by a value is refused when the template is compiled")
+    func colonAfterValue() throws {
+        let failure = #expect(throws: TemplateError.self) { try Template("<p>\n<a href=\"{{a}}:alert(1)\">", name: "card") }
+        #expect(failure?.description.hasPrefix("card:2:15: a ':' after a value in a URL attribute could complete a scheme") == true)
+        let fine = try Template(#"<a href="https://{{host}}:8080/p">{{a}}:{{b}}</a><a href="{{path}}/x:y">"#)
+        #expect(try fine.render(.object(["host": "shop.example", "a": "x", "b": "y", "path": "/p"])) == #"<a href="https://shop.example:8080/p">x:y</a><a href="/p/x:y">"#)
+    }
+
     @Test("hostile names are escaped in text and attributes, quotes included")
     func hostileNames() throws {
         let name = #"<script>alert("x")</script> & 'Tom's' lamp"#
