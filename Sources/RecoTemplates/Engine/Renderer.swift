@@ -168,7 +168,9 @@ struct Renderer {
         }
         guard let value, value.isTruthy else { return }
         if case .list(let elements) = value {
-            for element in elements { try render(section.children, in: element) }
+            try elements.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
+                for index in buffer.indices { try render(section.children, in: buffer[index]) }
+            }
         } else {
             try render(section.children, in: value)
         }
