@@ -1,0 +1,246 @@
+/// One render in progress: the output buffer, the context stack, the blocks passed down by parents, and
+/// the indentation of standalone partials. Created per render, so renders share nothing mutable.
+struct Renderer {
+    private(set) var output: String
+    /// The context stack, every value (the implicit iterator `.` reads the top).
+    private var stack: [TemplateValue]
+    /// The objects of the context stack, where names are looked up: kept apart so that a lookup calls each
+    /// context in place, without copying stack entries.
+    private var contexts: [any TemplateContext]
+    /// Block overrides, outermost parent first: the first match wins, so the top-level template decides.
+    private var overrides: [[String: BlockNode]] = []
+    private var indentation = ""
+    private var atLineStart = false
+    private var depth = 0
+    private let library: TemplateLibrary?
+    private let missingPartials: MissingPartials
+
+    static let depthLimit = 200
+
+    init(root: TemplateValue, library: TemplateLibrary?, capacity: Int) {
+        output = ""
+        output.reserveCapacity(capacity)
+        stack = [root]
+        stack.reserveCapacity(16)
+        contexts = []
+        contexts.reserveCapacity(16)
+        if case .context(let context) = root { contexts.append(context) }
+        self.library = library
+        self.missingPartials = library?.missingPartials ?? .error
+    }
+
+    mutating func render(_ nodes: [Node]) throws(TemplateError) {
+        // Through a buffer pointer, so that visiting a node does not retain and release it.
+        try nodes.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
+            for index in buffer.indices { try render(buffer[index]) }
+        }
+    }
+
+    @inline(__always)
+    private mutating func render(_ node: Node) throws(TemplateError) {
+        switch node {
+        case .text(let text):
+            if indentation.isEmpty || !atLineStart && !text.hasNewline {
+                output.append(text.text)
+            } else {
+                writeIndented(text.text)
+            }
+            atLineStart = text.endsWithNewline
+        case .variable(let variable):
+            if atLineStart {
+                if !indentation.isEmpty { output.append(indentation) }
+                atLineStart = false
+            }
+            if variable.name.isSimple {
+                var index = contexts.count - 1
+                lookup: while index >= 0 {
+                    switch lookUp(variable.name.head, in: index) {
+                    case .none: index -= 1
+                    case .string(let text)?:
+                        write(text, variable.rule)
+                        break lookup
+                    case .number(let number)?:
+                        write(number.text, variable.rule)
+                        break lookup
+                    case .bool(let flag)?:
+                        write(flag ? "true" : "false", variable.rule)
+                        break lookup
+                    case .null?, .list?, .context?:
+                        break lookup
+                    }
+                }
+            } else if let value = resolve(variable.name) {
+                write(value, variable.rule)
+            }
+        case .section(let section):
+            try render(section)
+        case .partial(let partial):
+            try render(partial)
+        case .parent(let parent):
+            try render(parent)
+        case .block(let block):
+            try render(block)
+        }
+    }
+
+    // MARK: Values
+
+    /// Looks a name up: the first part down the context stack, the other parts inside what it found.
+    private func resolve(_ name: Name) -> TemplateValue? {
+        if name.isImplicit { return stack.last }
+        var index = contexts.count - 1
+        while index >= 0 {
+            if let value = lookUp(name.head, in: index) {
+                return name.parts.count == 1 ? value : Self.descend(value, name.parts)
+            }
+            index -= 1
+        }
+        return nil
+    }
+
+    /// Asks one context of the stack for a key, in place (an array subscript would copy the context first).
+    @inline(__always)
+    private func lookUp(_ key: String, in index: Int) -> TemplateValue? {
+        contexts.withUnsafeBufferPointer { $0[index].value(forKey: key) }
+    }
+
+    /// The value at the rest of a dotted name, inside what its first part found.
+    private static func descend(_ value: TemplateValue, _ parts: [String]) -> TemplateValue? {
+        var current = value
+        for part in parts.dropFirst() {
+            guard case .context(let context) = current, let next = context.value(forKey: part) else { return nil }
+            current = next
+        }
+        return current
+    }
+
+    private mutating func write(_ value: TemplateValue, _ rule: OutputRule) {
+        switch value {
+        case .string(let string): write(string, rule)
+        case .number(let number): write(number.text, rule)
+        case .bool(let flag): write(flag ? "true" : "false", rule)
+        case .null, .list, .context: return
+        }
+    }
+
+    @inline(__always)
+    private mutating func write(_ text: String, _ rule: OutputRule) {
+        switch rule {
+        case .raw: output.append(text)
+        case .text: HTMLEscaping.append(text, to: &output)
+        case .unquoted: HTMLEscaping.appendUnquoted(text, to: &output)
+        case .script: HTMLEscaping.appendScript(text, to: &output)
+        case .url(let part, let unquoted):
+            let safe: String
+            switch part {
+            case .start: safe = HTMLEscaping.isSafeURL(text) ? text : HTMLEscaping.harmlessURL
+            case .continuation: safe = HTMLEscaping.isSafeURLContinuation(text) ? text : ""
+            case .sourceSet: safe = HTMLEscaping.isSafeSourceSet(text) ? text : HTMLEscaping.harmlessURL
+            }
+            if unquoted { HTMLEscaping.appendUnquoted(safe, to: &output) } else { HTMLEscaping.append(safe, to: &output) }
+        }
+    }
+
+    /// Writes static text with the current indentation at the start of each line.
+    private mutating func writeIndented(_ text: String) {
+        var lineStart = text.utf8.startIndex
+        var index = lineStart
+        let utf8 = text.utf8
+        while index != utf8.endIndex {
+            let isNewline = utf8[index] == 0x0A
+            utf8.formIndex(after: &index)
+            if isNewline || index == utf8.endIndex {
+                if atLineStart { output.append(indentation) }
+                output.append(contentsOf: text[lineStart..<index])
+                atLineStart = isNewline
+                lineStart = index
+            }
+        }
+    }
+
+    // MARK: Sections, partials, parents, blocks
+
+    private mutating func render(_ section: SectionNode) throws(TemplateError) {
+        let value = resolve(section.name)
+        if section.inverted {
+            if !(value?.isTruthy ?? false) { try render(section.children) }
+            return
+        }
+        guard let value, value.isTruthy else { return }
+        if case .list(let elements) = value {
+            try elements.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
+                for index in buffer.indices { try render(section.children, in: buffer[index]) }
+            }
+        } else {
+            try render(section.children, in: value)
+        }
+    }
+
+    /// Renders nodes with a value pushed on the context stack.
+    private mutating func render(_ nodes: [Node], in value: TemplateValue) throws(TemplateError) {
+        stack.append(value)
+        defer { stack.removeLast() }
+        guard case .context(let context) = value else {
+            try render(nodes)
+            return
+        }
+        contexts.append(context)
+        defer { contexts.removeLast() }
+        try render(nodes)
+    }
+
+    private mutating func render(_ partial: PartialNode) throws(TemplateError) {
+        var name = partial.name
+        if let dynamicName = partial.dynamicName {
+            guard case .string(let resolved)? = resolve(dynamicName) else { return }
+            name = resolved
+        }
+        guard let template = library?.template(named: name) else {
+            if missingPartials == .renderEmpty { return }
+            throw .unknownPartial(name, at: partial.location, dynamicFrom: partial.dynamicName?.text)
+        }
+        try include(template, indentation: partial.indentation, location: partial.location)
+    }
+
+    private mutating func render(_ parent: ParentNode) throws(TemplateError) {
+        guard let template = library?.template(named: parent.name) else {
+            if missingPartials == .renderEmpty { return }
+            throw .unknownParent(parent.name, at: parent.location)
+        }
+        overrides.append(parent.overrides)
+        defer { overrides.removeLast() }
+        try include(template, indentation: parent.indentation, location: parent.location)
+    }
+
+    private mutating func include(_ template: Template, indentation extra: String?, location: SourceLocation) throws(TemplateError) {
+        guard depth < Self.depthLimit else { throw .tooDeep(template.name, limit: Self.depthLimit, at: location) }
+        depth += 1
+        defer { depth -= 1 }
+        let saved = indentation
+        if let extra {
+            indentation += extra
+            atLineStart = true
+        }
+        defer { indentation = saved }
+        try render(template.compiled.nodes)
+    }
+
+    private mutating func render(_ block: BlockNode) throws(TemplateError) {
+        var content = block.children
+        for frame in overrides {
+            if let replacement = frame[block.name] {
+                content = replacement.children
+                break
+            }
+        }
+        guard let extra = block.indentation else {
+            try render(content)
+            return
+        }
+        let saved = indentation
+        indentation += extra
+        atLineStart = true
+        defer { indentation = saved }
+        try render(content)
+    }
+}
