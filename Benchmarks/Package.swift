@@ -8,12 +8,23 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         .package(name: "RecoKit", path: ".."),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
+        .package(url: "https://github.com/stencilproject/Stencil.git", exact: "0.15.1"),
     ],
     targets: [
         .target(name: "BenchmarkSupport"),
         .executableTarget(
             name: "DecodingBenchmark",
             dependencies: ["BenchmarkSupport", .product(name: "RecoVendors", package: "RecoKit")]
+        ),
+        .executableTarget(
+            name: "RenderingBenchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "RecoTemplates", package: "RecoKit"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Stencil", package: "Stencil"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

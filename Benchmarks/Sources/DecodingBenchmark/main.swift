@@ -18,9 +18,9 @@ let recoCount = reco.widgets.map(\.items.count).reduce(0, +)
 precondition(reco.report.failures.isEmpty, "RecoKit reported failures: \(reco.report)")
 precondition(plainCount == recoCount, "plain decoded \(plainCount) products, RecoKit \(recoCount)")
 
-let baseline = try Measurement.run { _ = try JSONDecoder().decode(PlainEnvelope.self, from: data) }
-let recokit = try Measurement.run { _ = try SegmentifyRecommendations.decode(data).decoded(as: ShopProduct.self) }
-let parseOnly = try Measurement.run { _ = try JSONValue(parsing: data) }
+let baseline = try Timing.run { _ = try JSONDecoder().decode(PlainEnvelope.self, from: data) }
+let recokit = try Timing.run { _ = try SegmentifyRecommendations.decode(data).decoded(as: ShopProduct.self) }
+let parseOnly = try Timing.run { _ = try JSONValue(parsing: data) }
 
 print("Decoding a \(format(megabytes, decimals: 2)) MB Segmentify reply (\(recoCount) products in \(reco.widgets.count) widgets)")
 var table = Table("decoder", "MB/s", "ms/reply", "time vs JSONDecoder")

@@ -2,13 +2,13 @@ import Foundation
 
 /// Wall-clock measurement for benchmarks: warm up, then run until `minimumSeconds` have passed, several
 /// rounds, and keep the best round (the one least disturbed by other work on a shared machine).
-public struct Measurement: Sendable {
+public struct Timing: Sendable {
     /// Operations per second in the best round.
     public let operationsPerSecond: Double
     /// Seconds per operation in the best round.
     public var secondsPerOperation: Double { 1 / operationsPerSecond }
 
-    public static func run(rounds: Int = 5, minimumSeconds: Double = 0.4, _ body: () throws -> Void) rethrows -> Measurement {
+    public static func run(rounds: Int = 5, minimumSeconds: Double = 0.4, _ body: () throws -> Void) rethrows -> Timing {
         for _ in 0..<3 { try body() }
         var best = 0.0
         for _ in 0..<rounds {
@@ -22,7 +22,7 @@ public struct Measurement: Sendable {
             } while elapsed < minimumSeconds
             best = max(best, Double(count) / elapsed)
         }
-        return Measurement(operationsPerSecond: best)
+        return Timing(operationsPerSecond: best)
     }
 }
 
