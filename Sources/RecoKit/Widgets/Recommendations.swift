@@ -54,7 +54,10 @@ extension Recommendations where Product == RawProduct {
                     let product = try T.self == RawProduct.self ? selected as! T : selected.decode(T.self)
                     items.append(WidgetItem(position: items.count + 1, product: product, raw: selected, path: item.path))
                 } catch {
-                    report.failures.append(ProductFailure(index: index, productId: item.raw.productId, instanceId: widget.instanceId, productPath: item.path, error: error))
+                    // The index as the vendor sent it: the last array index of the product's path.
+                    var sentIndex = index
+                    if case .index(let last)? = item.path.components.last { sentIndex = last }
+                    report.failures.append(ProductFailure(index: sentIndex, productId: item.raw.productId, instanceId: widget.instanceId, productPath: item.path, error: error))
                 }
             }
             if filteredOut > 0 {

@@ -1,0 +1,34 @@
+/// A sample payload that cannot be found or read. Its description says which and where.
+public struct SamplePayloadError: Error, Hashable, Sendable, CustomStringConvertible {
+    private enum Base: Hashable, Sendable {
+        case missingFolder(String)
+        case missingPayload(String, folder: String, available: [String])
+        case unreadable(String, reason: String)
+    }
+
+    private let base: Base
+
+    private init(_ base: Base) { self.base = base }
+
+    /// The payload folder does not exist.
+    public static func missingFolder(_ path: String) -> SamplePayloadError { SamplePayloadError(.missingFolder(path)) }
+
+    /// No payload has this name.
+    public static func missingPayload(_ name: String, folder: String, available: [String]) -> SamplePayloadError {
+        SamplePayloadError(.missingPayload(name, folder: folder, available: available))
+    }
+
+    /// The payload's file exists but cannot be read.
+    public static func unreadable(_ path: String, reason: String) -> SamplePayloadError { SamplePayloadError(.unreadable(path, reason: reason)) }
+
+    public var description: String {
+        switch base {
+        case .missingFolder(let path):
+            "the sample payload folder \(path) does not exist: RecoKitTesting finds Samples/Payloads beside its own sources; set \(SamplePayloads.environmentVariable) to another folder"
+        case .missingPayload(let name, let folder, let available):
+            "no sample payload named \"\(name)\" in \(folder); there are: \(available.isEmpty ? "none" : available.joined(separator: ", "))"
+        case .unreadable(let path, let reason):
+            "cannot read the sample payload \(path): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Decodes Reteno's getRecoms reply, `{"recoms":[{product},…]}`, into one widget of raw products.
+///
+/// The widget's vendor is ``Vendor/reteno``; its `instanceId` and `interactionId` are both the
+/// variant id (`r1107v1482`), which is what Reteno's recommendation events are reported with. Reteno
+/// sends no title, so the widget's title is the one you pass (empty by default). Products keep the
+/// server's order, numbered from 1, each with its path (`$.recoms[3]`).
+///
+/// A product that is not an object or has no usable `productId` does not fail the reply: it is left
+/// out and reported as a ``ProductFailure`` (Reteno's own SDK drops such products silently). When no
+/// product is left, no widget is returned and the report holds an
+/// ``DecodingNotice/Kind/emptyWidget`` notice.
+///
+/// The server applies the request's `fields`; to decode into your model, with field selection and
+/// filters applied locally as well, use ``Recommendations/decoded(as:fields:filters:)``:
+///
+/// ```swift
+/// let reply = try RetenoRecoms.decode(data, variantId: RetenoVariantId("r1107v1482"), title: "You may also like")
+/// let items = reply.decoded(as: Recommendation.self)
+/// for failure in items.report.failures { print(failure) }
+/// ```
+public enum RetenoRecoms {
+    /// Decodes the reply's bytes.
+    /// - Throws: ``PayloadError``: invalid JSON (with line and column), a missing `recoms` key, or
+    ///   `recoms` that is not an array.
+    public static func decode(_ data: Data, variantId: RetenoVariantId, title: String = "") throws(PayloadError) -> Recommendations<RawProduct> {
+        try decode(JSONValue(parsing: data), variantId: variantId, title: title)
+    }
+
+    /// Decodes an already parsed reply.
+    /// - Throws: ``PayloadError``: a missing `recoms` key, or `recoms` that is not an array.
+    public static func decode(_ json: JSONValue, variantId: RetenoVariantId, title: String = "") throws(PayloadError) -> Recommendations<RawProduct> {
+        try decode(json, instanceId: variantId.description, title: title)
+    }
+
+    /// Decodes a reply whose widget gets `instanceId` (a variant id, or a placeholder when it is unknown).
+    static func decode(_ json: JSONValue, instanceId id: String, title: String) throws(PayloadError) -> Recommendations<RawProduct> {
+        guard case .object(let members) = json else {
+            throw .typeMismatch(expected: "an object with a \"recoms\" array (a Reteno recommendations reply)", found: json, at: .root)
+        }
+        guard let recoms = members["recoms"] else { throw .missingKey("recoms", at: .root) }
+        let recomsPath = JSONPath.root.appending(key: "recoms")
+        guard case .array(let elements) = recoms else {
+            throw .typeMismatch(expected: "an array of products", found: recoms, at: recomsPath)
+        }
+        var products: [(RawProduct, JSONPath)] = []
+        products.reserveCapacity(elements.count)
+        var report = DecodingReport()
+        for (index, element) in elements.enumerated() {
+            let path = recomsPath.appending(index: index)
+            do {
+                products.append((try RawProduct(element, at: .root), path))
+            } catch {
+                report.failures.append(ProductFailure(index: index, productId: element["productId"]?.scalarText, instanceId: id, productPath: path, error: error))
+            }
+        }
+        guard !products.isEmpty else {
+            let why = elements.isEmpty ? "Reteno sent no products" : "none of its \(elements.count) products could be read"
+            report.notices.append(DecodingNotice(.emptyWidget, at: recomsPath, "\(id) has no products to show: \(why)"))
+            return Recommendations(widgets: [], report: report)
+        }
+        let widget = Widget(vendor: .reteno, instanceId: id, interactionId: id, title: title, rawProducts: products, path: recomsPath)
+        return Recommendations(widgets: [widget], report: report)
+    }
+}

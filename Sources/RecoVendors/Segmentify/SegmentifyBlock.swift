@@ -1,0 +1,153 @@
+import Foundation
+
+/// The `params` of one Segmentify `recommendProducts` item, read and checked, ready for
+/// ``BlockAssembly``.
+struct SegmentifyBlock: Sendable {
+    /// A list of products as the vendor sent it, with where it is.
+    struct ProductList: Sendable {
+        var elements: [JSONValue]
+        var path: JSONPath
+    }
+
+    /// A dynamic item and the products it was answered with (nil when the reply holds none for it).
+    struct Source: Sendable {
+        var item: SegmentifyDynamicItem
+        var list: ProductList?
+    }
+
+    var instanceId: String
+    /// `params.actionId`, reported with impressions and widget views.
+    var interactionId: String
+    /// `notificationTitle`, or the `notificationTitleMap` entry for the requested language.
+    var title: String
+    var elimination: SegmentifyElimination
+    /// `recommendedProducts["RECOMMENDATION_SOURCE_STATIC_ITEMS"]`, or element 0 of the v3 array form.
+    var staticProducts: ProductList?
+    var sources: [Source]
+    /// Things noticed while reading the block (lists nobody asks for, unreadable counts, unknown modes).
+    var notices: [DecodingNotice]
+    /// Where the block's item is.
+    var path: JSONPath
+
+    static let staticKey = "RECOMMENDATION_SOURCE_STATIC_ITEMS"
+
+    /// Reads the `params` of the item at `path`.
+    /// - Throws: ``PayloadError`` with the JSON path for a missing `instanceId` or `actionId`, a value of
+    ///   the wrong type, or invalid JSON inside `dynamicItems`, `staticItems` or `notificationTitleMap`.
+    init(item path: JSONPath, params: JSONValue?, language: String?) throws(PayloadError) {
+        let paramsPath = path.appending(key: "params")
+        guard let params else { throw .missingKey("params", at: path) }
+        guard case .object(let members) = params else { throw .typeMismatch(expected: "an object", found: params, at: paramsPath) }
+        self.path = path
+        notices = []
+        instanceId = try Self.requiredText("instanceId", in: members, at: paramsPath)
+        interactionId = try Self.requiredText("actionId", in: members, at: paramsPath)
+        title = try Self.title(members, at: paramsPath, language: language)
+
+        let eliminationPath = paramsPath.appending(key: "elimination")
+        switch members["elimination"] {
+        case nil, .null?: elimination = .none
+        case .string(let mode)?: elimination = SegmentifyElimination(mode)
+        case let other?: throw .typeMismatch(expected: "an elimination mode string", found: other, at: eliminationPath)
+        }
+        if case .unknown(let mode) = elimination {
+            notices.append(DecodingNotice(.unknownElimination, at: eliminationPath, "\(instanceId) has the elimination mode \"\(mode)\", which is not known; nothing is eliminated"))
+        }
+
+        // dynamicItems: JSON inside a string (or, leniently, the array itself).
+        var items: [SegmentifyDynamicItem] = []
+        if let (list, listPath) = try JSONValue.embeddedJSON(members["dynamicItems"], at: paramsPath.appending(key: "dynamicItems")) {
+            guard case .array(let entries) = list else { throw .typeMismatch(expected: "an array of dynamic items", found: list, at: listPath) }
+            items.reserveCapacity(entries.count)
+            for (index, entry) in entries.enumerated() {
+                items.append(try SegmentifyDynamicItem(entry, at: listPath.appending(index: index)))
+            }
+        }
+        // staticItems: checked, not needed; the static products themselves come in recommendedProducts.
+        if let (list, listPath) = try JSONValue.embeddedJSON(members["staticItems"], at: paramsPath.appending(key: "staticItems")) {
+            guard case .array = list else { throw .typeMismatch(expected: "an array of static items", found: list, at: listPath) }
+        }
+
+        let productsPath = paramsPath.appending(key: "recommendedProducts")
+        switch members["recommendedProducts"] {
+        case nil, .null?:
+            staticProducts = nil
+            sources = items.map { Source(item: $0, list: nil) }
+        case .object(let lists)?:
+            staticProducts = try Self.list(lists[Self.staticKey], at: productsPath.appending(key: Self.staticKey))
+            var sources: [Source] = []
+            sources.reserveCapacity(items.count)
+            for item in items {
+                sources.append(Source(item: item, list: try Self.list(lists[item.key], at: productsPath.appending(key: item.key))))
+            }
+            self.sources = sources
+            let asked = Set(items.map(\.key)).union([Self.staticKey])
+            for key in lists.keys.sorted() where !asked.contains(key) {
+                notices.append(DecodingNotice(.skippedSource, at: productsPath.appending(key: key), "\(instanceId) was sent products under \"\(key)\", but no dynamic item asks for them"))
+            }
+        case .array(let lists)?:
+            // v3: element 0 the static items, element i the products of dynamic item i-1.
+            staticProducts = try lists.isEmpty ? nil : Self.list(lists[0], at: productsPath.appending(index: 0))
+            var sources: [Source] = []
+            for (offset, item) in items.enumerated() {
+                let index = offset + 1
+                let list = index < lists.count ? try Self.list(lists[index], at: productsPath.appending(index: index)) : nil
+                sources.append(Source(item: item, list: list))
+            }
+            self.sources = sources
+            if lists.count > items.count + 1 {
+                for index in (items.count + 1)..<lists.count {
+                    notices.append(DecodingNotice(.skippedSource, at: productsPath.appending(index: index), "\(instanceId) was sent a product list at index \(index), but has only \(items.count) dynamic items"))
+                }
+            }
+        case let other?:
+            throw .typeMismatch(expected: "an object or an array of product lists", found: other, at: productsPath)
+        }
+
+        for source in sources where source.item.itemCount > 0 && source.list == nil {
+            notices.append(DecodingNotice(.skippedSource, at: source.item.path, "\(instanceId) has no products for \"\(source.item.key)\"; the source is skipped"))
+        }
+        for source in sources where source.item.itemCountUnreadable {
+            notices.append(DecodingNotice(.skippedSource, at: source.item.path.appending(key: "itemCount"), "\(instanceId) has an itemCount for \"\(source.item.key)\" that is not a whole number; the source is skipped"))
+        }
+    }
+
+    private static func list(_ value: JSONValue?, at path: JSONPath) throws(PayloadError) -> ProductList? {
+        switch value {
+        case nil, .null?: return nil
+        case .array(let elements)?: return ProductList(elements: elements, path: path)
+        case let other?: throw .typeMismatch(expected: "an array of products", found: other, at: path)
+        }
+    }
+
+    private static func requiredText(_ key: String, in members: [String: JSONValue], at path: JSONPath) throws(PayloadError) -> String {
+        switch members[key] {
+        case .string(let text)? where !text.isEmpty: return text
+        case .number(let number)?: return number.text
+        case .string?: throw .invalidValue("\(key) is an empty string", at: path.appending(key: key))
+        case nil, .null?: throw .missingKey(key, at: path)
+        case let other?: throw .typeMismatch(expected: "a string", found: other, at: path.appending(key: key))
+        }
+    }
+
+    /// `notificationTitleMap[language]` when the map has a non-empty entry for the language (exact key
+    /// first, then ignoring case: `"EN"` and `"en"`), otherwise `notificationTitle`, otherwise "".
+    private static func title(_ members: [String: JSONValue], at path: JSONPath, language: String?) throws(PayloadError) -> String {
+        var title = ""
+        switch members["notificationTitle"] {
+        case nil, .null?: break
+        case .string(let text)?: title = text
+        case let other?: throw .typeMismatch(expected: "a string", found: other, at: path.appending(key: "notificationTitle"))
+        }
+        guard let (map, mapPath) = try JSONValue.embeddedJSON(members["notificationTitleMap"], at: path.appending(key: "notificationTitleMap")) else { return title }
+        guard case .object(let titles) = map else { throw .typeMismatch(expected: "an object of titles by language", found: map, at: mapPath) }
+        guard let language else { return title }
+        let key = titles[language] != nil ? language : titles.keys.sorted().first { $0.caseInsensitiveCompare(language) == .orderedSame }
+        guard let key, let value = titles[key] else { return title }
+        switch value {
+        case .string(let text) where !text.isEmpty: return text
+        case .string, .null: return title
+        default: throw .typeMismatch(expected: "a title string", found: value, at: mapPath.appending(key: key))
+        }
+    }
+}

@@ -1,0 +1,61 @@
+/// One algorithm of a Segmentify block, as listed in the block's `dynamicItems`:
+/// `{"recommendationSource":"RECOMMENDATION_SMART_OFFERS","timeFrame":"TODAY","score":"NONE","itemCount":"8"}`.
+struct SegmentifyDynamicItem: Hashable, Sendable {
+    /// The algorithm, e.g. `RECOMMENDATION_SMART_OFFERS`, or a category / brand name.
+    var source: String
+    var timeFrame: String?
+    var score: String?
+    /// The products this source contributes; 0 when absent or not a whole number.
+    var itemCount: Int
+    /// Whether `itemCount` was present but could not be read as a whole number.
+    var itemCountUnreadable: Bool
+    /// Where the item is in the payload.
+    var path: JSONPath
+
+    /// Sources whose products never count as shown, and so are never eliminated for having been
+    /// shown by an earlier block (the visitor's own history).
+    static let exemptSources: Set<String> = ["RECOMMENDATION_SOURCE_LAST_VISITED", "RECOMMENDATION_EVENT_DATA"]
+
+    /// The key of this item's products in an object-form `recommendedProducts`: `source|timeFrame|score`,
+    /// or just `source` when there is no time frame.
+    var key: String {
+        guard let timeFrame, !timeFrame.isEmpty else { return source }
+        return "\(source)|\(timeFrame)|\(score ?? "")"
+    }
+
+    /// Whether this source's products are exempt from elimination by earlier blocks.
+    var isExempt: Bool { Self.exemptSources.contains(source) }
+
+    /// Reads one entry of the parsed `dynamicItems` array.
+    /// - Throws: ``PayloadError`` when the entry is not an object, or has no string `recommendationSource`.
+    init(_ json: JSONValue, at path: JSONPath) throws(PayloadError) {
+        guard case .object(let members) = json else { throw .typeMismatch(expected: "a dynamic item object", found: json, at: path) }
+        switch members["recommendationSource"] {
+        case .string(let source)?: self.source = source
+        case nil: throw .missingKey("recommendationSource", at: path)
+        case let other?: throw .typeMismatch(expected: "a string", found: other, at: path.appending(key: "recommendationSource"))
+        }
+        timeFrame = try Self.optionalText(members["timeFrame"], at: path.appending(key: "timeFrame"))
+        score = try Self.optionalText(members["score"], at: path.appending(key: "score"))
+        // itemCount: "8" or 8. Anything else that is present counts as 0, as the vendor's library does.
+        switch members["itemCount"] {
+        case nil, .null?:
+            itemCount = 0
+            itemCountUnreadable = false
+        case let value?:
+            let count = value.intValue ?? value.stringValue.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            itemCount = max(count ?? 0, 0)
+            itemCountUnreadable = count == nil
+        }
+        self.path = path
+    }
+
+    private static func optionalText(_ value: JSONValue?, at path: JSONPath) throws(PayloadError) -> String? {
+        switch value {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        case .number(let number)?: return number.text
+        case let other?: throw .typeMismatch(expected: "a string", found: other, at: path)
+        }
+    }
+}

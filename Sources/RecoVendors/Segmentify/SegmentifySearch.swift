@@ -1,0 +1,101 @@
+import Foundation
+
+/// Decodes a Segmentify reply to a SEARCH event: the search box's products and campaign.
+///
+/// The result sits at `search[0][0]`: `products`, `campaign`, and `categoryProducts`, `brandProducts`,
+/// `keywords`, `categories`, `brands`, `lastSearches`, `banners`. Whether it is before or after search is
+/// the campaign's identity (`campaign.instanceId` `BEFORE_SEARCH` or `SEARCH`), the rule the vendor's
+/// guide gives for search clicks; the products widget's instanceId is then `bs_product` or `product`.
+/// Keys the toolkit does not know are kept in ``SegmentifySearchResult/raw``, never an error; a product
+/// that is not usable is reported, not fatal.
+///
+/// ```swift
+/// let result = try SegmentifySearch.decode(body, language: "TR")
+/// result.phase                     // .beforeSearch
+/// result.products.instanceId       // "bs_product": what a click on one of them carries
+/// result.campaign.minCharacterCount
+/// ```
+public enum SegmentifySearch {
+    /// Decodes the bytes of a Segmentify search reply.
+    /// - Parameter language: chooses the campaign texts (title, not-found text); nil for none.
+    /// - Throws: ``PayloadError``: `invalidJSON`; `vendorError` for a `statusCode` other than `SUCCESS`;
+    ///   `missingKey` / `typeMismatch` with the path when there is no `search[0][0]` object or campaign;
+    ///   `invalidValue` when the campaign identity is neither `BEFORE_SEARCH` nor `SEARCH`.
+    public static func decode(_ data: Data, language: String? = nil) throws(PayloadError) -> SegmentifySearchResult {
+        try decode(JSONValue(parsing: data), language: language)
+    }
+
+    /// Decodes a Segmentify search reply already parsed. See ``decode(_:language:)-(Data,_)``.
+    public static func decode(_ json: JSONValue, language: String? = nil) throws(PayloadError) -> SegmentifySearchResult {
+        try SegmentifyStatus.check(json)
+        let searchPath = JSONPath.root.appending(key: "search")
+        guard let search = json["search"] else { throw .missingKey("search", at: .root) }
+        guard case .array(let groups) = search else { throw .typeMismatch(expected: "an array of search arrays", found: search, at: searchPath) }
+        let groupPath = searchPath.appending(index: 0)
+        guard let group = groups.first else { throw .invalidValue("the reply holds no search result", at: searchPath) }
+        guard case .array(let results) = group else { throw .typeMismatch(expected: "an array of search results", found: group, at: groupPath) }
+        let path = groupPath.appending(index: 0)
+        guard let result = results.first else { throw .invalidValue("the reply holds no search result", at: groupPath) }
+        guard case .object(let members) = result else { throw .typeMismatch(expected: "a search result object", found: result, at: path) }
+
+        guard let campaignValue = members["campaign"] else { throw .missingKey("campaign", at: path) }
+        let campaign = try SegmentifySearchCampaign(campaignValue, at: path.appending(key: "campaign"))
+        let clickId = campaign.phase.clickInstanceId
+        var report = DecodingReport()
+
+        let productsPath = path.appending(key: "products")
+        let products = try productList(members["products"], at: productsPath, instanceId: clickId, report: &report)
+        let title = campaign.phase == .beforeSearch ? (language.flatMap { campaign.texts(for: $0)?.popularProductsText } ?? "") : ""
+        let widget = Widget(vendor: .segmentify, instanceId: clickId, interactionId: campaign.instanceId, title: title, rawProducts: products, path: productsPath)
+
+        return SegmentifySearchResult(
+            campaign: campaign,
+            products: widget,
+            categoryProducts: try groupsOf(members["categoryProducts"], at: path.appending(key: "categoryProducts"), instanceId: clickId, report: &report),
+            brandProducts: try groupsOf(members["brandProducts"], at: path.appending(key: "brandProducts"), instanceId: clickId, report: &report),
+            keywords: members["keywords"],
+            categories: members["categories"],
+            brands: members["brands"],
+            lastSearches: members["lastSearches"]?.arrayValue?.compactMap(\.scalarText) ?? [],
+            banners: members["banners"]?.arrayValue ?? [],
+            raw: result,
+            report: report,
+            language: language)
+    }
+
+    /// Reads a product array (absent or null is empty); products that are not usable are reported.
+    private static func productList(_ value: JSONValue?, at path: JSONPath, instanceId: String, report: inout DecodingReport) throws(PayloadError) -> [(RawProduct, JSONPath)] {
+        switch value {
+        case nil, .null?: return []
+        case .array(let elements)?:
+            var products: [(RawProduct, JSONPath)] = []
+            products.reserveCapacity(elements.count)
+            for (index, element) in elements.enumerated() {
+                let elementPath = path.appending(index: index)
+                do {
+                    products.append((try RawProduct(element, at: elementPath), elementPath))
+                } catch {
+                    report.failures.append(ProductFailure(index: index, productId: element["productId"]?.scalarText, instanceId: instanceId, path: error.path, reason: error.message))
+                }
+            }
+            return products
+        case let other?: throw .typeMismatch(expected: "an array of products", found: other, at: path)
+        }
+    }
+
+    /// Reads an object of product arrays by name, sorted by name.
+    private static func groupsOf(_ value: JSONValue?, at path: JSONPath, instanceId: String, report: inout DecodingReport) throws(PayloadError) -> [SegmentifySearchGroup] {
+        switch value {
+        case nil, .null?: return []
+        case .object(let members)?:
+            var groups: [SegmentifySearchGroup] = []
+            for name in members.keys.sorted() {
+                let products = try productList(members[name], at: path.appending(key: name), instanceId: instanceId, report: &report)
+                let items = products.enumerated().map { WidgetItem(position: $0.offset + 1, product: $0.element.0, raw: $0.element.0, path: $0.element.1) }
+                groups.append(SegmentifySearchGroup(name: name, items: items))
+            }
+            return groups
+        case let other?: throw .typeMismatch(expected: "an object of product arrays", found: other, at: path)
+        }
+    }
+}

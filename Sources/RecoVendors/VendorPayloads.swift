@@ -1,0 +1,123 @@
+import Foundation
+
+/// Decodes any supported vendor's recommendation payload, recognising the vendor from its shape when
+/// you do not name it.
+///
+/// Recognition looks only at the top-level keys:
+///
+/// | shape | kind |
+/// |---|---|
+/// | `recoms` | ``VendorPayloadKind/retenoRecommendations`` |
+/// | `search` holding a non-empty `search[0]` | ``VendorPayloadKind/segmentifySearch`` |
+/// | `responses` or `statusCode` | ``VendorPayloadKind/segmentifyRecommendations`` (an error envelope too) |
+///
+/// A Segmentify search reply becomes one widget: its products, with the search click's instanceId
+/// (`bs_product` before search, `product` after); use ``SegmentifySearch`` for the campaign and the
+/// other groups.
+///
+/// ```swift
+/// let reply = try VendorPayloads.decode(data)            // whichever vendor sent it
+/// let shoes = reply.decoded(as: Shoe.self)
+/// ```
+public enum VendorPayloads {
+    /// The kind of payload this is, judged by its top-level keys; nil when it matches none.
+    public static func detect(_ json: JSONValue) -> VendorPayloadKind? {
+        guard case .object(let members) = json else { return nil }
+        if members["recoms"] != nil { return .retenoRecommendations }
+        if let search = members["search"]?[0]?.arrayValue, !search.isEmpty { return .segmentifySearch }
+        if members["responses"] != nil || members["statusCode"] != nil { return .segmentifyRecommendations }
+        if members["search"] != nil { return .segmentifySearch }
+        return nil
+    }
+
+    /// The vendor that sent this payload, judged by its shape; nil when it matches no known vendor.
+    public static func detectVendor(_ json: JSONValue) -> Vendor? { detect(json)?.vendor }
+
+    /// Decodes a payload's bytes into widgets of raw products.
+    ///
+    /// - Parameters:
+    ///   - vendor: who sent it; nil to recognise it from its shape.
+    ///   - language: the language for titles and texts when the vendor sends several (Segmentify).
+    ///   - variantId: the Reteno variant the reply answers. A Reteno reply does not name it; without it
+    ///     the widget's ids are ``unnamedRetenoVariant`` and a notice says so.
+    ///   - title: the title of a Reteno widget (Reteno sends none).
+    /// - Throws: ``PayloadError``: invalid JSON, a shape no known vendor sends (`unrecognized`), or
+    ///   the chosen vendor's own errors.
+    public static func decode(
+        _ data: Data, vendor: Vendor? = nil, language: String? = nil, variantId: RetenoVariantId? = nil, title: String = ""
+    ) throws(PayloadError) -> Recommendations<RawProduct> {
+        try decode(JSONValue(parsing: data), vendor: vendor, language: language, variantId: variantId, title: title)
+    }
+
+    /// Decodes an already parsed payload (see ``decode(_:vendor:language:variantId:title:)-(Data,_,_,_,_)``).
+    public static func decode(
+        _ json: JSONValue, vendor: Vendor? = nil, language: String? = nil, variantId: RetenoVariantId? = nil, title: String = ""
+    ) throws(PayloadError) -> Recommendations<RawProduct> {
+        let kind = try kind(of: json, vendor: vendor)
+        switch kind {
+        case .retenoRecommendations:
+            if let variantId { return try RetenoRecoms.decode(json, variantId: variantId, title: title) }
+            var reply = try RetenoRecoms.decode(json, instanceId: unnamedRetenoVariant, title: title)
+            reply.report.notices.append(DecodingNotice(
+                .unnamedVariant, at: .root,
+                "a Reteno reply does not name its variant: the widget's instanceId is \"\(unnamedRetenoVariant)\"; give the variant id (r{recomId}v{variantId}) to track it"))
+            return reply
+        case .segmentifyRecommendations:
+            return try SegmentifyRecommendations.decode(json, language: language)
+        case .segmentifySearch:
+            let search = try SegmentifySearch.decode(json, language: language)
+            var reply = search.recommendations
+            if search.products.items.isEmpty {
+                let phase = search.phase == .beforeSearch ? "before search" : "after search"
+                reply.report.notices.append(DecodingNotice(
+                    .emptyWidget, at: search.products.path, "the \(phase) reply (\(search.products.instanceId)) has no products to show"))
+            }
+            return reply
+        }
+    }
+
+    /// The instanceId given to a Reteno widget when the variant id is not known.
+    public static let unnamedRetenoVariant = "reteno"
+
+    private static func kind(of json: JSONValue, vendor: Vendor?) throws(PayloadError) -> VendorPayloadKind {
+        let detected = detect(json)
+        guard let vendor else {
+            guard let detected else {
+                let keys = json.objectValue.map { $0.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ") }
+                let found = keys.map { $0.isEmpty ? "an empty object" : "an object with the keys \($0)" } ?? json.kindDescription
+                throw .unrecognized("not a known vendor payload (expected \"recoms\" for Reteno, \"responses\", \"statusCode\" or \"search\" for Segmentify), found \(found)")
+            }
+            return detected
+        }
+        switch vendor {
+        case .reteno: return .retenoRecommendations
+        case .segmentify: return detected == .segmentifySearch ? .segmentifySearch : .segmentifyRecommendations
+        default: throw .unrecognized("RecoKit decodes recommendation payloads from segmentify and reteno, not from \(vendor)")
+        }
+    }
+}
+
+/// The kinds of recommendation payload that ``VendorPayloads`` decodes.
+public enum VendorPayloadKind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// A Segmentify recommendation reply (`{"statusCode":…,"responses":[[…]]}`), or its error envelope.
+    case segmentifyRecommendations
+    /// A Segmentify search reply (`{"search":[[{"products":…,"campaign":…}]]}`).
+    case segmentifySearch
+    /// A Reteno getRecoms reply (`{"recoms":[…]}`).
+    case retenoRecommendations
+
+    /// The vendor that sends this kind.
+    public var vendor: Vendor {
+        switch self {
+        case .segmentifyRecommendations, .segmentifySearch: .segmentify
+        case .retenoRecommendations: .reteno
+        }
+    }
+
+    public var description: String { rawValue }
+}
+
+extension DecodingNotice.Kind {
+    /// A Reteno reply decoded without its variant id: the widget's ids are a placeholder.
+    public static let unnamedVariant = DecodingNotice.Kind("unnamedVariant")
+}
