@@ -1,0 +1,85 @@
+/// One piece of a compiled template. A template compiles once into a tree of these and is rendered many times.
+enum Node: Sendable {
+    case text(TextNode)
+    case variable(VariableNode)
+    case section(SectionNode)
+    case partial(PartialNode)
+    case parent(ParentNode)
+    case block(BlockNode)
+}
+
+/// A name as written in a tag, split once at compile time: `.` or `product.price.amount`.
+struct Name: Sendable {
+    /// The name as written.
+    let text: String
+    /// The dot-separated parts (empty for the implicit iterator `.`).
+    let parts: [String]
+    /// The first part (lookups start with it).
+    let head: String
+
+    init(_ text: String) {
+        self.text = text
+        self.parts = text == "." ? [] : text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        self.head = parts.first ?? ""
+    }
+
+    var isImplicit: Bool { parts.isEmpty }
+}
+
+/// Static text, written as it is.
+struct TextNode: Sendable {
+    let text: String
+    /// Whether the text contains a newline (indented partials then need the slow path).
+    let hasNewline: Bool
+    /// Whether the text ends with a newline (the next line starts after it).
+    let endsWithNewline: Bool
+}
+
+/// `{{name}}`, `{{{name}}}` or `{{& name}}`.
+struct VariableNode: Sendable {
+    let name: Name
+    let rule: OutputRule
+}
+
+/// `{{#name}}…{{/name}}` or `{{^name}}…{{/name}}`.
+struct SectionNode: Sendable {
+    let name: Name
+    let inverted: Bool
+    let children: [Node]
+}
+
+/// `{{>name}}` or `{{>*name}}`.
+struct PartialNode: Sendable {
+    /// The template's name, or for a dynamic partial the name of the value that holds it.
+    let name: String
+    /// For `{{>*name}}`: the name looked up in the data.
+    let dynamicName: Name?
+    /// For a standalone tag, the whitespace before it, put before every line of the partial.
+    let indentation: String?
+    let location: SourceLocation
+}
+
+/// `{{<name}}…{{/name}}`: another template rendered with some of its blocks replaced.
+struct ParentNode: Sendable {
+    let name: String
+    /// The replacement for each block, by block name.
+    let overrides: [String: BlockNode]
+    let indentation: String?
+    let location: SourceLocation
+}
+
+/// `{{$name}}…{{/name}}`: a replaceable block with its default content.
+struct BlockNode: Sendable {
+    let name: String
+    /// Its content, with the block's own indentation removed when it stands alone.
+    let children: [Node]
+    /// For a standalone block, the indentation its content gets where it is shown.
+    let indentation: String?
+}
+
+/// A partial or parent named by a template, checked when a library is loaded.
+struct TemplateReference: Sendable {
+    let name: String
+    let isParent: Bool
+    let location: SourceLocation
+}

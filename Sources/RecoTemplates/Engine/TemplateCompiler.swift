@@ -1,0 +1,151 @@
+/// Compiles a template's text into a tree of nodes: tokenizes, pairs scopes, removes standalone lines,
+/// re-indents standalone blocks, and decides for each `{{name}}` how its value is written.
+struct TemplateCompiler {
+    private let source: SourceText
+    private var tokens: [Token]
+    private var html: HTMLContextScanner?
+    private(set) var references: [TemplateReference] = []
+
+    init(_ text: String, name: String, escaping: TemplateEscaping) throws(TemplateError) {
+        source = SourceText(text, name: name)
+        var tokenizer = Tokenizer(source)
+        tokens = try tokenizer.tokens()
+        try ScopeMatching.match(&tokens, in: source)
+        StandaloneLines.mark(&tokens, in: source)
+        html = escaping == .html ? HTMLContextScanner() : nil
+    }
+
+    mutating func compile() -> [Node] {
+        build(0..<tokens.count)
+    }
+
+    private mutating func build(_ range: Range<Int>) -> [Node] {
+        var nodes: [Node] = []
+        var text: [UInt8] = []
+        func flush() {
+            guard !text.isEmpty else { return }
+            let string = String(decoding: text, as: UTF8.self)
+            nodes.append(.text(TextNode(text: string, hasNewline: text.contains(0x0A), endsWithNewline: text.last == 0x0A)))
+            text.removeAll(keepingCapacity: true)
+        }
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let token = tokens[index]
+            switch token.kind {
+            case .text:
+                if !token.isRemoved {
+                    let bytes = source.bytes[dedented(token)..<token.end]
+                    html?.scan(bytes)
+                    text.append(contentsOf: bytes)
+                }
+            case .variable, .rawVariable:
+                flush()
+                var rule = OutputRule.raw
+                if var scanner = html {
+                    let contextual = scanner.ruleForValue()
+                    html = scanner
+                    if token.kind == .variable { rule = contextual }
+                }
+                nodes.append(.variable(VariableNode(name: Name(token.name), rule: rule)))
+            case .section, .inverted:
+                flush()
+                let children = build((index + 1)..<token.partner)
+                nodes.append(.section(SectionNode(name: Name(token.name), inverted: token.kind == .inverted, children: children)))
+                index = token.partner
+            case .partial:
+                flush()
+                let location = source.location(of: token.start)
+                if !token.isDynamic { references.append(TemplateReference(name: token.name, isParent: false, location: location)) }
+                nodes.append(
+                    .partial(
+                        PartialNode(
+                            name: token.name, dynamicName: token.isDynamic ? Name(token.name) : nil,
+                            indentation: indentation(of: token), location: location)))
+            case .parent:
+                flush()
+                let location = source.location(of: token.start)
+                references.append(TemplateReference(name: token.name, isParent: true, location: location))
+                var overrides: [String: BlockNode] = [:]
+                for child in build((index + 1)..<token.partner) {
+                    if case .block(let block) = child, overrides[block.name] == nil { overrides[block.name] = block }
+                }
+                nodes.append(.parent(ParentNode(name: token.name, overrides: overrides, indentation: indentation(of: token), location: location)))
+                index = token.partner
+            case .block:
+                flush()
+                nodes.append(.block(block(at: index)))
+                index = token.partner
+            case .close, .comment, .delimiters:
+                break
+            }
+            index += 1
+        }
+        flush()
+        return nodes
+    }
+
+    /// Where a text run starts once the enclosing standalone block's indentation is removed from its line.
+    private func dedented(_ token: Token) -> Int {
+        guard token.dedent > 0, token.start == 0 || source.bytes[token.start - 1] == 0x0A else { return token.start }
+        var start = token.start
+        while start < token.end, start - token.start < token.dedent, source.bytes[start] == 0x20 || source.bytes[start] == 0x09 {
+            start += 1
+        }
+        return start
+    }
+
+    /// The indentation of a standalone tag, less what the enclosing block removes.
+    private func indentation(of token: Token) -> String? {
+        guard token.isStandalone else { return nil }
+        return String(token.indentation.utf8.dropFirst(token.dedent)) ?? ""
+    }
+
+    /// Compiles a block; when its opening tag stands alone, its content loses its common indentation, which
+    /// is put back (or replaced by the overriding content's) where the block is shown.
+    private mutating func block(at index: Int) -> BlockNode {
+        let open = tokens[index]
+        let close = tokens[open.partner]
+        var blockIndentation: String?
+        if open.isStandalone {
+            let common = commonIndentation(contentRange(open, close))
+            for inner in (index + 1)..<open.partner { tokens[inner].dedent = common.count }
+            let ownIndentation = common.isEmpty ? open.indentation : String(decoding: common, as: UTF8.self)
+            blockIndentation = String(ownIndentation.utf8.dropFirst(open.dedent)) ?? ""
+        }
+        let children = build((index + 1)..<open.partner)
+        return BlockNode(name: open.name, children: children, indentation: blockIndentation)
+    }
+
+    private func contentRange(_ open: Token, _ close: Token) -> Range<Int> {
+        let bytes = source.bytes
+        var start = open.end
+        if open.isStandalone, let newline = bytes[open.end..<close.start].firstIndex(of: 0x0A) { start = newline + 1 }
+        var end = close.start
+        if close.isStandalone, let newline = bytes[start..<close.start].lastIndex(of: 0x0A) { end = newline + 1 }
+        if close.isStandalone, bytes[start..<close.start].lastIndex(of: 0x0A) == nil { end = start }
+        return start..<max(start, end)
+    }
+
+    /// The whitespace every non-blank line of the range starts with.
+    private func commonIndentation(_ range: Range<Int>) -> [UInt8] {
+        var common: [UInt8]?
+        var lineStart = range.lowerBound
+        while lineStart < range.upperBound {
+            var lineEnd = lineStart
+            while lineEnd < range.upperBound, source.bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            var contentStart = lineStart
+            while contentStart < lineEnd, source.bytes[contentStart] == 0x20 || source.bytes[contentStart] == 0x09 { contentStart += 1 }
+            let blank = contentStart == lineEnd || (contentStart == lineEnd - 1 && source.bytes[contentStart] == 0x0D)
+            if !blank {
+                let leading = Array(source.bytes[lineStart..<contentStart])
+                if let current = common {
+                    common = Array(zip(current, leading).prefix(while: { $0 == $1 }).map(\.0))
+                } else {
+                    common = leading
+                }
+            }
+            lineStart = lineEnd + 1
+        }
+        return common ?? []
+    }
+}

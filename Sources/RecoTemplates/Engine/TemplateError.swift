@@ -1,0 +1,107 @@
+/// A template that cannot be loaded or rendered, with the template's name and, when it is about a place in
+/// the template, the line and column.
+///
+/// Its description is one line: `carousel:12:5: unclosed section "products", expected {{/products}}`.
+public struct TemplateError: Error, Hashable, Sendable, CustomStringConvertible {
+    private enum Base: Hashable, Sendable {
+        case syntax
+        case unknownPartial
+        case unknownParent
+        case unknownTemplate
+        case unreadable
+        case tooDeep
+    }
+
+    /// What kind of failure this is; compare with the static members (`error.kind == .unknownPartial`).
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        fileprivate let name: String
+        /// The template text is malformed: an unclosed tag or section, a mismatched closing tag, a bad delimiter….
+        public static let syntax = Kind(name: "syntax")
+        /// A partial (`{{>name}}`) names no template.
+        public static let unknownPartial = Kind(name: "unknownPartial")
+        /// A parent (`{{<name}}`) names no template.
+        public static let unknownParent = Kind(name: "unknownParent")
+        /// A library was asked for a template it does not hold.
+        public static let unknownTemplate = Kind(name: "unknownTemplate")
+        /// A template file or folder could not be read.
+        public static let unreadable = Kind(name: "unreadable")
+        /// Partials or parents include each other too deeply (most likely without end).
+        public static let tooDeep = Kind(name: "tooDeep")
+        public var description: String { name }
+    }
+
+    private let base: Base
+    /// The template's name (or the file or folder, for an unreadable one).
+    public let templateName: String
+    /// The 1-based line in the template, when the error is about a place in it.
+    public let line: Int?
+    /// The 1-based column (in characters) in the template, when the error is about a place in it.
+    public let column: Int?
+    /// What went wrong and, where it helps, what was expected.
+    public let message: String
+
+    private init(_ base: Base, _ message: String, template: String, line: Int? = nil, column: Int? = nil) {
+        self.base = base
+        self.message = message
+        self.templateName = template
+        self.line = line
+        self.column = column
+    }
+
+    /// The kind of failure.
+    public var kind: Kind {
+        switch base {
+        case .syntax: .syntax
+        case .unknownPartial: .unknownPartial
+        case .unknownParent: .unknownParent
+        case .unknownTemplate: .unknownTemplate
+        case .unreadable: .unreadable
+        case .tooDeep: .tooDeep
+        }
+    }
+
+    public var description: String {
+        var text = templateName
+        if let line { text += ":\(line)" }
+        if let column { text += ":\(column)" }
+        return text + ": " + message
+    }
+
+    /// The template text is malformed at this place.
+    static func syntax(_ message: String, at location: SourceLocation) -> TemplateError {
+        TemplateError(.syntax, message, template: location.template, line: location.line, column: location.column)
+    }
+
+    /// A partial tag names no template.
+    static func unknownPartial(_ name: String, at location: SourceLocation, dynamicFrom tag: String? = nil) -> TemplateError {
+        let via = tag.map { " (the value of \"*\($0)\")" } ?? ""
+        return TemplateError(
+            .unknownPartial, "unknown partial \"\(name)\"\(via), expected a template of that name in the library",
+            template: location.template, line: location.line, column: location.column)
+    }
+
+    /// A parent tag names no template.
+    static func unknownParent(_ name: String, at location: SourceLocation) -> TemplateError {
+        TemplateError(
+            .unknownParent, "unknown parent \"\(name)\", expected a template of that name in the library",
+            template: location.template, line: location.line, column: location.column)
+    }
+
+    /// A library holds no template of this name.
+    static func unknownTemplate(_ name: String, known: [String]) -> TemplateError {
+        let list = known.isEmpty ? "none" : known.joined(separator: ", ")
+        return TemplateError(.unknownTemplate, "no template named \"\(name)\" (known: \(list))", template: name)
+    }
+
+    /// A template file or folder could not be read.
+    static func unreadable(_ path: String, reason: String) -> TemplateError {
+        TemplateError(.unreadable, "cannot read templates: \(reason)", template: path)
+    }
+
+    /// Partials or parents nest deeper than the limit.
+    static func tooDeep(_ name: String, limit: Int, at location: SourceLocation) -> TemplateError {
+        TemplateError(
+            .tooDeep, "partials nest deeper than \(limit) levels at \"\(name)\", expected a partial that does not include itself without end",
+            template: location.template, line: location.line, column: location.column)
+    }
+}

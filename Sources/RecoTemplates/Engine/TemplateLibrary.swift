@@ -1,0 +1,138 @@
+import Foundation
+
+/// A set of named templates: partials (`{{>name}}`) and parents (`{{<name}}`) resolve here, and every name a
+/// template includes is checked when the library is built.
+///
+/// A library may fall back on another: a name resolves in this library first, then in the fallback, which is
+/// how a folder of user templates overrides some built-in ones and inherits the rest.
+///
+/// ```swift
+/// let builtIn = try TemplateLibrary(templates: ["page": "<main>{{$body}}{{/body}}</main>"])
+/// let user = try TemplateLibrary(templates: ["home": "{{<page}}{{$body}}Hi{{/body}}{{/page}}"], fallback: builtIn)
+/// try user.render("home", .null)   // "<main>Hi</main>"
+/// ```
+public struct TemplateLibrary: Sendable {
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let templates: [String: Template]
+        let fallback: TemplateLibrary?
+        let missingPartials: MissingPartials
+
+        init(templates: [String: Template], fallback: TemplateLibrary?, missingPartials: MissingPartials) {
+            self.templates = templates
+            self.fallback = fallback
+            self.missingPartials = missingPartials
+        }
+    }
+
+    /// Compiles named templates.
+    /// - Parameters:
+    ///   - templates: Template text by name.
+    ///   - escaping: How the templates write values. A template that overrides one of the fallback's keeps
+    ///     the fallback's escaping, so a user's `text` stays plain text.
+    ///   - missingPartials: Whether a partial or parent that names no template is an error (the default)
+    ///     or renders as empty text.
+    ///   - fallback: Where names not found here resolve.
+    /// - Throws: ``TemplateError`` for the first malformed template, or the first partial or parent that
+    ///   names no template, with its template, line and column.
+    public init(
+        templates: [String: String], escaping: TemplateEscaping = .html, missingPartials: MissingPartials = .error,
+        fallback: TemplateLibrary? = nil
+    ) throws(TemplateError) {
+        var compiled: [Template] = []
+        for name in templates.keys.sorted() {
+            let mode = fallback?.template(named: name)?.escaping ?? escaping
+            compiled.append(try Template(templates[name]!, name: name, escaping: mode))
+        }
+        try self.init(compiled: compiled, missingPartials: missingPartials, fallback: fallback)
+    }
+
+    /// Gathers compiled templates (each keeps its own escaping), by their names.
+    /// - Throws: ``TemplateError`` for the first partial or parent that names no template.
+    public init(compiled templates: [Template], missingPartials: MissingPartials = .error, fallback: TemplateLibrary? = nil)
+        throws(TemplateError)
+    {
+        var byName: [String: Template] = [:]
+        for template in templates { byName[template.name] = template }
+        storage = Storage(templates: byName, fallback: fallback, missingPartials: missingPartials)
+        for name in byName.keys.sorted() { try check(byName[name]!) }
+    }
+
+    /// Loads every `*.mustache` file of a folder (the name is the file name without its extension).
+    /// - Parameters:
+    ///   - directory: The folder; files in subfolders are named `sub/name`.
+    ///   - fileExtension: The extension of template files.
+    ///   - escaping: How the templates write values (a file that overrides a fallback template keeps its escaping).
+    ///   - fallback: Where names not found in the folder resolve (for example the built-in templates).
+    /// - Throws: ``TemplateError`` when the folder cannot be read, a template is malformed, or a partial or
+    ///   parent names no template here or in the fallback.
+    public init(
+        directory: URL, fileExtension: String = "mustache", escaping: TemplateEscaping = .html,
+        missingPartials: MissingPartials = .error, fallback: TemplateLibrary? = nil
+    ) throws(TemplateError) {
+        let files = try Self.templateFiles(in: directory, fileExtension: fileExtension)
+        var compiled: [Template] = []
+        for (name, url) in files.sorted(by: { $0.key < $1.key }) {
+            let text: String
+            do {
+                text = try String(contentsOf: url, encoding: .utf8)
+            } catch {
+                throw .unreadable(url.path, reason: error.localizedDescription)
+            }
+            let mode = fallback?.template(named: name)?.escaping ?? escaping
+            compiled.append(try Template(text, name: name, escaping: mode))
+        }
+        try self.init(compiled: compiled, missingPartials: missingPartials, fallback: fallback)
+    }
+
+    private static func templateFiles(in directory: URL, fileExtension: String) throws(TemplateError) -> [String: URL] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .unreadable(directory.path, reason: "no such folder")
+        }
+        guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey]) else {
+            throw .unreadable(directory.path, reason: "the folder cannot be listed")
+        }
+        let base = directory.standardizedFileURL.resolvingSymlinksInPath().pathComponents
+        var files: [String: URL] = [:]
+        for case let url as URL in enumerator where url.pathExtension == fileExtension {
+            let components = url.standardizedFileURL.resolvingSymlinksInPath().pathComponents
+            let relative = components.dropFirst(base.count).joined(separator: "/")
+            let name = String(relative.dropLast(fileExtension.count + 1))
+            files[name] = url
+        }
+        return files
+    }
+
+    /// The template of this name, here or in the fallback.
+    public func template(named name: String) -> Template? {
+        storage.templates[name] ?? storage.fallback?.template(named: name)
+    }
+
+    /// Renders the template of this name, its partials and parents resolving in this library.
+    /// - Throws: ``TemplateError`` when there is no such template, or rendering fails.
+    public func render(_ name: String, _ value: TemplateValue) throws(TemplateError) -> String {
+        guard let template = template(named: name) else { throw .unknownTemplate(name, known: names) }
+        return try template.render(value, partials: self)
+    }
+
+    /// Every name that resolves, here or in the fallback, sorted.
+    public var names: [String] {
+        Array(Set(storage.templates.keys).union(storage.fallback?.names ?? [])).sorted()
+    }
+
+    /// Whether a partial or parent that names no template is an error or renders as empty text.
+    public var missingPartials: MissingPartials { storage.missingPartials }
+
+    /// Checks that every partial and parent a template names exists in this library.
+    /// - Throws: ``TemplateError`` for the first that does not, with its line and column.
+    public func check(_ template: Template) throws(TemplateError) {
+        guard missingPartials == .error else { return }
+        for reference in template.compiled.references where self.template(named: reference.name) == nil {
+            throw reference.isParent
+                ? .unknownParent(reference.name, at: reference.location)
+                : .unknownPartial(reference.name, at: reference.location)
+        }
+    }
+}
