@@ -119,7 +119,8 @@ public enum BuiltInTemplates {
           </span>
 {{/displayPrice}}
 {{/price}}
-{{$details}}{{/details}}
+{{$details}}
+{{/details}}
         </span>
       </a>
     </li>
@@ -139,7 +140,7 @@ public enum BuiltInTemplates {
 .reco-link{display:flex;flex-direction:column;gap:.35rem;height:100%;padding:.5rem;border-radius:10px;color:inherit;text-decoration:none}
 .reco-link:hover .reco-name{text-decoration:underline}
 .reco-link:focus-visible{outline:2px solid var(--reco-accent);outline-offset:2px}
-.reco-image{display:block;width:100%;aspect-ratio:1/1;object-fit:cover;border-radius:8px;background:var(--reco-card);border:1px solid var(--reco-line);color:var(--reco-muted);font-size:.8rem;overflow:hidden}
+.reco-image{display:block;width:100%;height:auto;aspect-ratio:1/1;object-fit:cover;border-radius:8px;background:var(--reco-card);border:1px solid var(--reco-line);color:var(--reco-muted);font-size:.8rem;overflow:hidden}
 .reco-name{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;overflow:hidden;overflow-wrap:anywhere;font-weight:500}
 .reco-prices{display:flex;flex-wrap:wrap;align-items:baseline;gap:.25rem .5rem;margin-top:auto}
 .reco-price{font-weight:700}
