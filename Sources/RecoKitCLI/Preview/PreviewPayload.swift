@@ -1,5 +1,6 @@
 import Foundation
 import RecoKit
+import RecoVendors
 
 /// One payload of the gallery: what it turned out to be, and what its page shows.
 struct PreviewPayload {
@@ -23,6 +24,8 @@ struct PreviewPayload {
     var vendor: String?
     /// What it is.
     var outcome: Outcome
+    /// Whether it is a search reply (its widget holds the search results).
+    var isSearch = false
 
     /// The file name without `.json`.
     var name: String { URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent }
@@ -44,8 +47,9 @@ struct PreviewPayload {
     var status: (text: String, tone: String) {
         switch outcome {
         case .recommendations(let reply):
-            if reply.widgets.isEmpty { return ("recommendations, no widget", "warn") }
-            return (report.hasFailures ? "recommendations, with failures" : "recommendations", report.hasFailures ? "warn" : "ok")
+            let what = isSearch ? "search results" : "recommendations"
+            if reply.widgets.isEmpty { return ("\(what), no widget", "warn") }
+            return (report.hasFailures ? "\(what), with failures" : what, report.hasFailures ? "warn" : "ok")
         case .vendorError(let error): return ("error reply \(error.vendorCode ?? "")", "warn")
         case .other(let kind, _): return (kind, "warn")
         case .failed: return ("failed", "bad")
@@ -76,13 +80,19 @@ func plural(_ count: Int, _ noun: String) -> String {
 extension PreviewPayload {
     /// Reads and decodes a payload file; never throws: a failure becomes the outcome.
     static func read(_ file: String, page: String) -> PreviewPayload {
+        let source = PayloadFile(path: file)
+        var kind: VendorPayloadKind?
         do {
-            let reply = try PayloadFile(path: file).decode()
-            return PreviewPayload(file: file, page: page, vendor: reply.widgets.first?.vendor.rawValue, outcome: .recommendations(reply))
+            let data = try source.read()
+            kind = (try? JSONValue(parsing: data)).flatMap(VendorPayloads.detect)
+            let reply = try source.decode(data)
+            var payload = PreviewPayload(file: file, page: page, vendor: kind?.vendor.rawValue ?? reply.widgets.first?.vendor.rawValue, outcome: .recommendations(reply))
+            payload.isSearch = kind == .segmentifySearch
+            return payload
         } catch where error.kind == .vendorError {
-            return PreviewPayload(file: file, page: page, vendor: nil, outcome: .vendorError(error))
+            return PreviewPayload(file: file, page: page, vendor: kind?.vendor.rawValue, outcome: .vendorError(error))
         } catch {
-            return PreviewPayload(file: file, page: page, vendor: nil, outcome: .failed(error.description))
+            return PreviewPayload(file: file, page: page, vendor: kind?.vendor.rawValue, outcome: .failed(error.description))
         }
     }
 

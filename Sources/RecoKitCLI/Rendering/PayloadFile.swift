@@ -13,20 +13,26 @@ struct PayloadFile {
     /// - Throws: ``PayloadError`` naming the file: unreadable, invalid JSON with line and column, a
     ///   vendor's error reply, or a document that is no recommendation reply.
     func decode() throws(PayloadError) -> Recommendations<RawProduct> {
-        let data: Data
+        try decode(read())
+    }
+
+    /// The file's bytes (standard input for `-`).
+    /// - Throws: ``PayloadError`` `unreadable`, naming the file.
+    func read() throws(PayloadError) -> Data {
         do {
-            data = try path == "-" ? FileHandle.standardInput.readToEnd() ?? Data() : Data(contentsOf: URL(fileURLWithPath: path))
+            return try path == "-" ? FileHandle.standardInput.readToEnd() ?? Data() : Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw PayloadError.unreadable(file: path, reason: (error as NSError).localizedDescription)
         }
+    }
+
+    /// Decodes bytes read from this file.
+    /// - Throws: ``PayloadError`` naming the file.
+    func decode(_ data: Data) throws(PayloadError) -> Recommendations<RawProduct> {
         do {
-            return try Self.decode(data)
+            return try VendorPayloads.decode(data)
         } catch {
             throw error.inFile(path)
         }
-    }
-
-    private static func decode(_ data: Data) throws(PayloadError) -> Recommendations<RawProduct> {
-        try VendorPayloads.decode(data)
     }
 }
