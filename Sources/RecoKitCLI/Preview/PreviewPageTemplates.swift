@@ -56,6 +56,7 @@ enum PreviewPageTemplates {
         .explain.bad{border-color:var(--bad)}
         .todo{border:2px dashed var(--warn);border-radius:8px;padding:.75rem 1rem;color:var(--warn)}
         nav.toc{font-size:.9rem}
+        @media (max-width:600px){main{padding:.75rem}.card{padding:.75rem}.rendering .stage{padding:.5rem}.top{padding:1rem .75rem}}
         nav.toc ol{margin:.25rem 0 0;padding-left:1.25rem}
         </style>
         {{{style}}}

@@ -140,16 +140,17 @@ public enum BuiltInTemplates {
 .reco-link{display:flex;flex-direction:column;gap:.35rem;height:100%;padding:.5rem;border-radius:10px;color:inherit;text-decoration:none}
 .reco-link:hover .reco-name{text-decoration:underline}
 .reco-link:focus-visible{outline:2px solid var(--reco-accent);outline-offset:2px}
-.reco-image{display:block;width:100%;height:auto;aspect-ratio:1/1;object-fit:cover;border-radius:8px;background:var(--reco-card);border:1px solid var(--reco-line);color:var(--reco-muted);font-size:.8rem;overflow:hidden}
+.reco-image{display:block;width:100%;height:auto;aspect-ratio:1/1;object-fit:cover;border-radius:8px;background:var(--reco-card);border:1px solid var(--reco-line);color:var(--reco-muted);font-size:.8rem;text-align:center;overflow:hidden}
 .reco-name{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;overflow:hidden;overflow-wrap:anywhere;font-weight:500}
-.reco-prices{display:flex;flex-wrap:wrap;align-items:baseline;gap:.25rem .5rem;margin-top:auto}
+.reco-prices{display:flex;flex-wrap:wrap;align-items:baseline;gap:.25rem .5rem}
 .reco-price{font-weight:700}
 .reco-old-price{color:var(--reco-muted);font-size:.85em}
 .reco-badge{padding:0 .4rem;border-radius:999px;background:var(--reco-sale);color:#fff;font-size:.75rem;font-weight:700;line-height:1.5}
 .reco-sr{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .reco-carousel .reco-items{display:flex;gap:.75rem;overflow-x:auto;overscroll-behavior-x:contain;scroll-snap-type:x mandatory;padding-bottom:.5rem}
-.reco-carousel .reco-item{flex:0 0 clamp(140px,42%,200px);scroll-snap-align:start}
-.reco-grid .reco-items{display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:.75rem}
+.reco-carousel .reco-item{flex:0 0 clamp(140px,40%,190px);scroll-snap-align:start}
+.reco-carousel .reco-name,.reco-grid .reco-name{min-height:2.8em}
+.reco-grid .reco-items{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(150px,calc(50% - .375rem)),1fr));gap:.75rem}
 .reco-list .reco-items{display:flex;flex-direction:column;gap:.25rem}
 .reco-list .reco-link{flex-direction:row;align-items:center;gap:.75rem}
 .reco-list .reco-image{flex:0 0 72px;width:72px}
