@@ -3,7 +3,8 @@ import Foundation
 /// What a template sees for one product: every raw field the vendor sent, plus computed values.
 ///
 /// Values are worked out when a template asks for them, from the ``WidgetItem``'s raw product; no
-/// dictionary is built per product. A computed name wins over a raw field of the same name.
+/// dictionary is built per product. Only the prices are worked out once, when the context is made,
+/// because a template asks for several of them. A computed name wins over a raw field of the same name.
 ///
 /// | key | value |
 /// |---|---|
@@ -27,6 +28,8 @@ public struct ProductContext: TemplateContext {
     public let count: Int
     /// The currency assumed for a product without a `currency` field.
     public let defaultCurrency: String?
+    /// The product's prices.
+    public let price: ProductPrice
 
     /// The context of one product of a block of `count` products.
     public init(raw: RawProduct, position: Int, count: Int, defaultCurrency: String? = nil) {
@@ -34,6 +37,7 @@ public struct ProductContext: TemplateContext {
         self.position = position
         self.count = count
         self.defaultCurrency = defaultCurrency
+        self.price = ProductPrice(raw, defaultCurrency: defaultCurrency)
     }
 
     /// The context of an item of a widget.
@@ -67,9 +71,6 @@ public struct ProductContext: TemplateContext {
         }
     }
 
-    /// The product's prices (worked out on each call).
-    public var price: ProductPrice { ProductPrice(raw, defaultCurrency: defaultCurrency) }
-
     private func safeLink(from fields: [String]) -> TemplateValue {
         guard let link = firstText(of: fields), SafeLink.isAllowed(link) else { return .null }
         return .string(Self.absolute(link))
@@ -77,9 +78,10 @@ public struct ProductContext: TemplateContext {
 
     private func firstText(of fields: [String]) -> String? {
         for field in fields {
-            if let text = raw.fields[field]?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty {
-                return text
-            }
+            guard let text = raw.fields[field]?.stringValue, let first = text.first, let last = text.last else { continue }
+            if !first.isWhitespace && !last.isWhitespace { return text }
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !trimmed.isEmpty { return trimmed }
         }
         return nil
     }
