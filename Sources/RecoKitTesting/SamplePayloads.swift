@@ -74,6 +74,6 @@ public enum SamplePayloads {
             throw .missingFolder(folder.path)
         }
         let contents = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
-        return contents.filter { $0.pathExtension == "json" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+        return contents.filter { $0.pathExtension == "json" }.sorted { $0.deletingPathExtension().lastPathComponent < $1.deletingPathExtension().lastPathComponent }
     }
 }

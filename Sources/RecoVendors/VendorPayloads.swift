@@ -3,13 +3,19 @@ import Foundation
 /// Decodes any supported vendor's recommendation payload, recognising the vendor from its shape when
 /// you do not name it.
 ///
-/// Recognition looks only at the top-level keys:
+/// Recognition looks only at the top level:
 ///
 /// | shape | kind |
 /// |---|---|
 /// | `recoms` | ``VendorPayloadKind/retenoRecommendations`` |
 /// | `search` holding a non-empty `search[0]` | ``VendorPayloadKind/segmentifySearch`` |
 /// | `responses` or `statusCode` | ``VendorPayloadKind/segmentifyRecommendations`` (an error envelope too) |
+/// | an array of strings | ``VendorPayloadKind/segmentifyKeys`` |
+/// | `result` (an object) | ``VendorPayloadKind/eightDigitsReply`` |
+/// | `purchase` with `type` `"purchase"` | ``VendorPayloadKind/connectifPurchase`` |
+/// | `content`, `discovery` or `merchandising` | ``VendorPayloadKind/bloomreachSegments`` |
+///
+/// The last four carry no recommendations: ``describe(_:kind:)`` tells what they hold.
 ///
 /// A Segmentify search reply becomes one widget: its products, with the search click's instanceId
 /// (`bs_product` before search, `product` after); use ``SegmentifySearch`` for the campaign and the
@@ -22,11 +28,15 @@ import Foundation
 public enum VendorPayloads {
     /// The kind of payload this is, judged by its top-level keys; nil when it matches none.
     public static func detect(_ json: JSONValue) -> VendorPayloadKind? {
+        if case .array(let elements) = json, !elements.isEmpty, elements.allSatisfy({ $0.stringValue != nil }) { return .segmentifyKeys }
         guard case .object(let members) = json else { return nil }
         if members["recoms"] != nil { return .retenoRecommendations }
         if let search = members["search"]?[0]?.arrayValue, !search.isEmpty { return .segmentifySearch }
         if members["responses"] != nil || members["statusCode"] != nil { return .segmentifyRecommendations }
         if members["search"] != nil { return .segmentifySearch }
+        if members["result"]?.objectValue != nil { return .eightDigitsReply }
+        if members["purchase"] != nil, members["type"] == "purchase" { return .connectifPurchase }
+        if SegmentCategory.documented.contains(where: { members[$0.rawValue] != nil }) { return .bloomreachSegments }
         return nil
     }
 
@@ -64,6 +74,8 @@ public enum VendorPayloads {
             return reply
         case .segmentifyRecommendations:
             return try SegmentifyRecommendations.decode(json, language: language)
+        case .segmentifyKeys, .bloomreachSegments, .connectifPurchase, .eightDigitsReply:
+            throw .unrecognized("this is \(kind.title), which carries no recommendations (VendorPayloads.describe tells what it holds)")
         case .segmentifySearch:
             let search = try SegmentifySearch.decode(json, language: language)
             var reply = search.recommendations
@@ -79,42 +91,27 @@ public enum VendorPayloads {
     /// The instanceId given to a Reteno widget when the variant id is not known.
     public static let unnamedRetenoVariant = "reteno"
 
-    private static func kind(of json: JSONValue, vendor: Vendor?) throws(PayloadError) -> VendorPayloadKind {
+    /// The kind of a payload: the one named by `vendor` (its detected kind when the vendor sends several), or the detected one.
+    public static func kind(of json: JSONValue, vendor: Vendor?) throws(PayloadError) -> VendorPayloadKind {
         let detected = detect(json)
         guard let vendor else {
             guard let detected else {
                 let keys = json.objectValue.map { $0.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ") }
                 let found = keys.map { $0.isEmpty ? "an empty object" : "an object with the keys \($0)" } ?? json.kindDescription
-                throw .unrecognized("not a known vendor payload (expected \"recoms\" for Reteno, \"responses\", \"statusCode\" or \"search\" for Segmentify), found \(found)")
+                throw .unrecognized("not a known vendor payload (expected \"recoms\" for Reteno, \"responses\", \"statusCode\" or \"search\" for Segmentify, \"result\" for 8digits, \"purchase\" for Connectif, segment categories for Bloomreach), found \(found)")
             }
             return detected
         }
+        if let detected, detected.vendor == vendor { return detected }
         switch vendor {
         case .reteno: return .retenoRecommendations
-        case .segmentify: return detected == .segmentifySearch ? .segmentifySearch : .segmentifyRecommendations
-        default: throw .unrecognized("RecoKit decodes recommendation payloads from segmentify and reteno, not from \(vendor)")
+        case .segmentify: return .segmentifyRecommendations
+        case .bloomreach: return .bloomreachSegments
+        case .connectif: return .connectifPurchase
+        case .eightDigits: return .eightDigitsReply
+        default: throw .unrecognized("RecoKit knows payloads from segmentify, reteno, bloomreach, connectif and 8digits, not from \(vendor)")
         }
     }
-}
-
-/// The kinds of recommendation payload that ``VendorPayloads`` decodes.
-public enum VendorPayloadKind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
-    /// A Segmentify recommendation reply (`{"statusCode":…,"responses":[[…]]}`), or its error envelope.
-    case segmentifyRecommendations
-    /// A Segmentify search reply (`{"search":[[{"products":…,"campaign":…}]]}`).
-    case segmentifySearch
-    /// A Reteno getRecoms reply (`{"recoms":[…]}`).
-    case retenoRecommendations
-
-    /// The vendor that sends this kind.
-    public var vendor: Vendor {
-        switch self {
-        case .segmentifyRecommendations, .segmentifySearch: .segmentify
-        case .retenoRecommendations: .reteno
-        }
-    }
-
-    public var description: String { rawValue }
 }
 
 extension DecodingNotice.Kind {

@@ -86,3 +86,26 @@ struct JSONParserTests {
         #expect(path.description == #"$.params.recommendedProducts["SPOR AKTİVİTELERİ > FUTBOL|MONTHLY|ROCK"][2](json)"#)
     }
 }
+
+@Suite("Exact numbers")
+struct JSONNumberTests {
+    @Test(arguments: ["0", "-0", "349.99", "0.001", "10", "100.50", "-12.5", "1234567890123456789", "12345678901234567890", "0.0000000000000000001", "1e3", "-2.5E-2", "775.00", "9.999999999999999999"])
+    func decimalsMatchFoundationsParser(text: String) throws {
+        let number = try #require(JSONNumber(text: text))
+        let expected = try #require(Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")))
+        #expect(number.decimal == expected)
+        #expect(number.decimal?.description == expected.description)
+    }
+
+    @Test func randomDecimalsMatchFoundationsParser() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            let whole = UInt64.random(in: 0...999_999_999, using: &generator)
+            let fraction = String(UInt64.random(in: 0...999_999, using: &generator))
+            let text = (Bool.random(using: &generator) ? "-" : "") + "\(whole).\(fraction)"
+            let expected = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+            #expect(JSONNumber(text: text)?.decimal == expected, "\(text)")
+            #expect(JSONNumber(text: text)?.decimal?.description == expected?.description, "\(text)")
+        }
+    }
+}

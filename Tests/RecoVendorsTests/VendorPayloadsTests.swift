@@ -20,7 +20,7 @@ struct VendorPayloadsTests {
         #expect(VendorPayloads.detectVendor(json) == kind.vendor)
     }
 
-    @Test(arguments: [#"{"discovery":[],"merchandising":[]}"#, "[]", "{}", #""recoms""#])
+    @Test(arguments: [#"{"answer":[],"more":[]}"#, "[]", "[1,2]", "{}", #""recoms""#])
     func recognisesNothingElse(payload: String) throws {
         #expect(VendorPayloads.detect(try JSONValue(parsing: payload)) == nil)
     }
@@ -44,10 +44,10 @@ struct VendorPayloadsTests {
 
     @Test func anUnknownShapeNamesTheKeysItFound() {
         #expect {
-            try VendorPayloads.decode(Data(#"{"discovery":[],"content":[]}"#.utf8))
+            try VendorPayloads.decode(Data(#"{"answer":[],"content2":[]}"#.utf8))
         } throws: { error in
             let error = error as? PayloadError
-            return error?.kind == .unrecognized && error?.description.hasSuffix(#"found an object with the keys "content", "discovery" at $"#) == true
+            return error?.kind == .unrecognized && error?.description.hasSuffix(#"found an object with the keys "answer", "content2" at $"#) == true
         }
     }
 
@@ -63,7 +63,12 @@ struct VendorPayloadsTests {
         #expect {
             try VendorPayloads.decode(Data(#"{"recoms":[]}"#.utf8), vendor: .bloomreach)
         } throws: { error in
-            (error as? PayloadError)?.kind == .unrecognized && (error as? PayloadError)?.message.contains("not from bloomreach") == true
+            (error as? PayloadError)?.kind == .unrecognized && (error as? PayloadError)?.message.contains("a Bloomreach segments answer, which carries no recommendations") == true
+        }
+        #expect {
+            try VendorPayloads.decode(Data(#"{"recoms":[]}"#.utf8), vendor: Vendor(rawValue: "acme"))
+        } throws: { error in
+            (error as? PayloadError)?.message.contains("not from acme") == true
         }
     }
     static let segmentifyReply = #"""
@@ -119,5 +124,19 @@ struct VendorPayloadsTests {
         #expect(reply.widgets.isEmpty)
         #expect(reply.report.notices.map(\.kind) == [.emptyWidget])
         #expect(reply.report.notices.first?.message == "the after search reply (product) has no products to show")
+    }
+
+    @Test func everySamplePayloadIsRecognised() throws {
+        let names = try SamplePayloads.names
+        #expect(names.count >= 2)
+        for name in names {
+            let expected: VendorPayloadKind = name.hasPrefix("reteno") ? .retenoRecommendations
+                : name.hasPrefix("segmentify-search") ? .segmentifySearch
+                : name.hasPrefix("segmentify-keys") ? .segmentifyKeys
+                : name.hasPrefix("bloomreach") ? .bloomreachSegments
+                : name.hasPrefix("connectif") ? .connectifPurchase
+                : name.hasPrefix("8digits") ? .eightDigitsReply : .segmentifyRecommendations
+            #expect(VendorPayloads.detect(try SamplePayloads.json(named: name)) == expected, "\(name)")
+        }
     }
 }

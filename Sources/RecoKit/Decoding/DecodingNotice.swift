@@ -16,6 +16,10 @@ public struct DecodingNotice: Hashable, Sendable, CustomStringConvertible {
         public static let filteredOut = Kind("filteredOut")
         /// A product left out of a block because an earlier block of the reply already showed it.
         public static let duplicateEliminated = Kind("duplicateEliminated")
+        /// A recommendation block that could not be read (a required id missing, a value of the wrong
+        /// type, invalid JSON inside a string): skipped, while the reply's other blocks are kept. The
+        /// notice's ``DecodingNotice/cause`` says what and where.
+        public static let invalidBlock = Kind("invalidBlock")
         public var description: String { name }
     }
 
@@ -24,11 +28,14 @@ public struct DecodingNotice: Hashable, Sendable, CustomStringConvertible {
     public var path: JSONPath
     /// What happened, in words.
     public var message: String
+    /// The error behind the notice, when there is one (an ``Kind/invalidBlock``'s).
+    public var cause: PayloadError?
 
-    public init(_ kind: Kind, at path: JSONPath, _ message: String) {
+    public init(_ kind: Kind, at path: JSONPath, _ message: String, cause: PayloadError? = nil) {
         self.kind = kind
         self.path = path
         self.message = message
+        self.cause = cause
     }
 
     public var description: String { "\(kind): \(message) at \(path)" }

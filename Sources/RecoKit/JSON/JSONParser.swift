@@ -28,7 +28,8 @@ enum JSONParser {
     private struct Parser {
         let bytes: UnsafeBufferPointer<UInt8>
         var offset = 0
-        var path: [JSONPath.Component] = []
+        /// Members of the objects being parsed, innermost last; each object takes its own from the end.
+        var memberStack: [(String, JSONValue)] = []
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -59,9 +60,10 @@ enum JSONParser {
         mutating func parseObject(depth: Int) throws(PayloadError) -> JSONValue {
             guard depth <= JSONParser.maximumDepth else { throw failure("nesting deeper than \(JSONParser.maximumDepth) levels") }
             offset += 1
-            var members: [String: JSONValue] = [:]
             skipWhitespace()
-            if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") { offset += 1; return .object(members) }
+            if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") { offset += 1; return .object([:]) }
+            let first = memberStack.count
+            defer { memberStack.removeSubrange(first...) }
             while true {
                 skipWhitespace()
                 guard offset < bytes.count else { throw failure("unexpected end of input, expected a key or '}'") }
@@ -72,14 +74,18 @@ enum JSONParser {
                 guard bytes[offset] == UInt8(ascii: ":") else { throw failure("unexpected \(describeByte()), expected ':' after key \"\(key)\"") }
                 offset += 1
                 skipWhitespace()
-                path.append(.key(key))
-                let value = try parseValue(depth: depth)
-                path.removeLast()
-                members[key] = value
+                let value: JSONValue
+                do { value = try parseValue(depth: depth) } catch { throw error.nested(under: [.key(key)]) }
+                memberStack.append((key, value))
                 skipWhitespace()
                 guard offset < bytes.count else { throw failure("unexpected end of input, expected ',' or '}'") }
                 if bytes[offset] == UInt8(ascii: ",") { offset += 1; continue }
-                if bytes[offset] == UInt8(ascii: "}") { offset += 1; return .object(members) }
+                if bytes[offset] == UInt8(ascii: "}") {
+                    offset += 1
+                    var members = [String: JSONValue](minimumCapacity: memberStack.count - first)
+                    for index in first..<memberStack.count { members[memberStack[index].0] = memberStack[index].1 }
+                    return .object(members)
+                }
                 throw failure("unexpected \(describeByte()), expected ',' or '}'")
             }
         }
@@ -92,9 +98,8 @@ enum JSONParser {
             if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") { offset += 1; return .array(elements) }
             while true {
                 skipWhitespace()
-                path.append(.index(elements.count))
-                let value = try parseValue(depth: depth)
-                path.removeLast()
+                let value: JSONValue
+                do { value = try parseValue(depth: depth) } catch { throw error.nested(under: [.index(elements.count)]) }
                 elements.append(value)
                 skipWhitespace()
                 guard offset < bytes.count else { throw failure("unexpected end of input, expected ',' or ']'") }
@@ -108,18 +113,22 @@ enum JSONParser {
             let start = offset
             offset += 1
             let contentStart = offset
-            // Fast path: no escapes.
+            // Fast path: no escapes. ASCII text needs no validation (the generic validator costs about a
+            // thousand instructions a string); anything else is validated strictly.
+            var ascii = true
             while offset < bytes.count {
                 let byte = bytes[offset]
                 if byte == UInt8(ascii: "\"") {
                     let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<offset])
                     offset += 1
+                    if ascii { return String(decoding: slice, as: UTF8.self) }
                     guard let text = String(validating: slice, as: UTF8.self) else {
                         offset = start
                         throw failure("invalid UTF-8 in a string")
                     }
                     return text
                 }
+                ascii = ascii && byte < 0x80
                 if byte == UInt8(ascii: "\\") { break }
                 if byte < 0x20 { throw failure("unescaped control character U+\(String(format: "%04X", byte)) in a string") }
                 offset += 1
@@ -250,7 +259,7 @@ enum JSONParser {
             for index in 0..<end {
                 if bytes[index] == 0x0A { line += 1; column = 1 } else if bytes[index] & 0xC0 != 0x80 { column += 1 }
             }
-            return .invalidJSON(message, at: JSONPath(components: path), line: line, column: column)
+            return .invalidJSON(message, at: .root, line: line, column: column)
         }
     }
 }

@@ -7,4 +7,7 @@ extension DecodingNotice.Kind {
     public static let unknownElimination = DecodingNotice.Kind("unknownElimination")
     /// A Segmentify reply whose `responses` hold no item at all (no campaign matched the event).
     public static let noBlocks = DecodingNotice.Kind("noBlocks")
+    /// A value of a shape the toolkit cannot read where it is optional (a search reply's
+    /// `categoryProducts` that is not an object of product arrays, …): left out, kept in the raw reply.
+    public static let unexpectedShape = DecodingNotice.Kind("unexpectedShape")
 }

@@ -3,44 +3,74 @@ import Foundation
 /// Decodes a Segmentify reply to events into recommendation widgets.
 ///
 /// The reply is `{"statusCode":"SUCCESS","responses":[[item, …], …], …}`, one inner array per event
-/// sent. Every inner array is read, in order, and every `recommendProducts` item becomes a widget whose
-/// products are assembled by the vendor's rule (see ``BlockAssembly`` in the source, summarised here):
-/// static items first; then each dynamic item's products up to its `itemCount`, a short source's share
-/// carried over to the next; products already shown left out under `ELIMINATE_DUPLICATES` /
-/// `ELIMINATE_PREVIOUS` (except those of `RECOMMENDATION_SOURCE_LAST_VISITED` /
-/// `RECOMMENDATION_EVENT_DATA`); `notificationTitleMap[language]` over `notificationTitle`.
+/// sent. Every inner array is read, in order, and every `recommendProducts` item becomes a widget:
+/// `instanceId` is `params.instanceId`, `interactionId` is `params.actionId`, `title` is
+/// `params.notificationTitle` unless `params.notificationTitleMap` (JSON in a string, keyed by
+/// language) has a non-empty entry for `language` (the exact key first, then ignoring case), and `path`
+/// is the item's (`$.responses[0][1]`). Each product's path is its place in `recommendedProducts`:
+/// `$.responses[0][1].params.recommendedProducts["RECOMMENDATION_SMART_OFFERS|TODAY|NONE"][3]`.
 ///
-/// The widget's `instanceId` is `params.instanceId`, its `interactionId` is `params.actionId`, its
-/// `path` the item's (`$.responses[0][1]`), and each product's path its place in
-/// `recommendedProducts`: `$.responses[0][1].params.recommendedProducts["RECOMMENDATION_SMART_OFFERS|TODAY|NONE"][3]`.
+/// ## Block assembly
+/// Products are assembled as Segmentify's own web library does in its deterministic (not shuffled)
+/// mode. `dynamicItems` and `staticItems` are JSON inside strings (a plain array is accepted too).
+/// A dynamic item's products are under the key `source|timeFrame|score` of `recommendedProducts`, or
+/// `source` alone when it has no time frame; in the v3 form `recommendedProducts` is an array whose
+/// element 0 holds the static items and element *i* the products of dynamic item *i*-1.
+/// 1. **Static items** (`RECOMMENDATION_SOURCE_STATIC_ITEMS`) come first, in order, each unless its
+///    productId is already in the block. They never count as shown for later blocks.
+/// 2. **Dynamic items** follow, in order. `itemCount` is a whole number, as a string (`"8"`) or a
+///    number; anything else counts as 0. A source with count 0 or with no product list is skipped: it
+///    adds nothing, not even a share to carry over. Otherwise its count is added to a running
+///    *deficit*, and the source takes products, in order, while the deficit is above zero, each one
+///    taken lowering it by one. So a source takes its own count plus whatever earlier sources were
+///    short of: with counts 4 and 4, a first source holding 1 product leaves a deficit of 3 and the
+///    second takes 7. A present but empty list still adds its count, so its whole share carries over.
+///    Static items do not lower the deficit.
+/// 3. **Elimination**: with `elimination` `ELIMINATE_DUPLICATES` or `ELIMINATE_PREVIOUS`, a dynamic
+///    product is skipped when its productId is already in this block, or when an earlier block of the
+///    same reply (in any inner array) showed it. Products of `RECOMMENDATION_SOURCE_LAST_VISITED` and
+///    `RECOMMENDATION_EVENT_DATA` are exempt from the second test, and never count as shown. Every block
+///    records the dynamic products it shows, whatever its own mode. With `NO_ELIMINATION`, no
+///    `elimination`, or an unknown mode, nothing is skipped (a product may then appear twice). A skipped
+///    product does not lower the deficit: the source looks further down its list.
+/// 4. A product that is not an object or has no usable `productId` is not shown and does not lower the
+///    deficit; it is reported as a ``ProductFailure`` with its path and reason.
+/// 5. A block left with no products is not shown.
 ///
-/// Reported in ``Recommendations/report``, never failing the reply:
+/// ## Reported, never fatal
+/// In ``Recommendations/report``:
 /// - an item of another type (`sendBannerDetails`, …) or without a type: ``DecodingNotice/Kind/skippedItem``;
-/// - a block with no products after assembly, not returned: ``DecodingNotice/Kind/emptyWidget``;
-/// - a product left out by elimination: ``DecodingNotice/Kind/duplicateEliminated``;
-/// - a source with no products or an unreadable count: ``DecodingNotice/Kind/skippedSource``;
-/// - a product that is not an object or has no productId: a ``ProductFailure`` with its path.
+/// - a block with no products after assembly: ``DecodingNotice/Kind/emptyWidget``;
+/// - a product left out by elimination, or a repeated static item: ``DecodingNotice/Kind/duplicateEliminated``;
+/// - a source with a count but no products, an unreadable count, or a list no dynamic item asks for:
+///   ``DecodingNotice/Kind/skippedSource``; an unknown elimination mode: ``DecodingNotice/Kind/unknownElimination``;
+/// - a product that cannot be a ``RawProduct``: a ``ProductFailure``.
 ///
-/// `responses` that is empty, or holds only empty arrays (no campaign matched the event), is a normal
-/// reply: the result has no widgets and one ``DecodingNotice/Kind/noBlocks`` notice. A reply without a
-/// `responses` key is not a recommendation reply and is an error.
+/// `responses` that is empty, or holds only empty arrays (no campaign answered the event), is a normal
+/// reply: no widgets and one ``DecodingNotice/Kind/noBlocks`` notice. A reply without a `responses` key
+/// is not a recommendation reply and is an error, as is an envelope of the wrong shape. A malformed
+/// block (no `instanceId` or `actionId`, a value of the wrong type, invalid JSON inside `dynamicItems`)
+/// does not cost the reply its other blocks: it is skipped and reported as
+/// ``DecodingNotice/Kind/invalidBlock``, whose ``DecodingNotice/cause`` is the typed error with its path
+/// (and line and column, for JSON inside a string).
 ///
 /// ```swift
 /// let reply = try SegmentifyRecommendations.decode(body, language: "TR")
 /// for widget in reply.widgets { print(widget.instanceId, widget.title, widget.products.map(\.productId)) }
+/// let shoes = reply.decoded(as: Shoe.self)      // your model; failures reported with their paths
 /// ```
 public enum SegmentifyRecommendations {
     /// Decodes the bytes of a Segmentify reply.
     /// - Parameter language: the request's language (`"TR"`, `"EN"`, …), choosing titles from
     ///   `notificationTitleMap`; nil keeps `notificationTitle`.
     /// - Throws: ``PayloadError``: `invalidJSON` with line and column; `vendorError` when `statusCode`
-    ///   is not `SUCCESS` (see ``SegmentifyStatus``); `missingKey`, `typeMismatch` or `invalidValue`
-    ///   with the JSON path of a malformed envelope or block (including inside `dynamicItems(json)`).
+    ///   is not `SUCCESS` (see ``SegmentifyStatus``); `missingKey` or `typeMismatch` with the JSON path
+    ///   of a malformed envelope. A malformed block is reported, not thrown.
     public static func decode(_ data: Data, language: String? = nil) throws(PayloadError) -> Recommendations<RawProduct> {
         try decode(JSONValue(parsing: data), language: language)
     }
 
-    /// Decodes a Segmentify reply already parsed. See ``decode(_:language:)-(Data,_)``.
+    /// Decodes a Segmentify reply already parsed. See the `Data` overload.
     public static func decode(_ json: JSONValue, language: String? = nil) throws(PayloadError) -> Recommendations<RawProduct> {
         try SegmentifyStatus.check(json)
         let responsesPath = JSONPath.root.appending(key: "responses")
@@ -61,7 +91,9 @@ public enum SegmentifyRecommendations {
             for (itemIndex, item) in items.enumerated() {
                 let itemPath = groupPath.appending(index: itemIndex)
                 guard case .object(let members) = item else {
-                    throw .typeMismatch(expected: "a response item object", found: item, at: itemPath)
+                    let error = PayloadError.typeMismatch(expected: "a response item object", found: item, at: itemPath)
+                    report.notices.append(DecodingNotice(.invalidBlock, at: itemPath, "a response item that is not an object is skipped: \(error.message)", cause: error))
+                    continue
                 }
                 guard case .string(let type)? = members["type"] else {
                     report.notices.append(DecodingNotice(.skippedItem, at: itemPath, "a response item without a type string is not a recommendation block"))
@@ -71,7 +103,13 @@ public enum SegmentifyRecommendations {
                     report.notices.append(DecodingNotice(.skippedItem, at: itemPath, "a \(type) item is not a recommendation block"))
                     continue
                 }
-                let block = try SegmentifyBlock(item: itemPath, params: members["params"], language: language)
+                let block: SegmentifyBlock
+                do {
+                    block = try SegmentifyBlock(item: itemPath, params: members["params"], language: language)
+                } catch {
+                    report.notices.append(DecodingNotice(.invalidBlock, at: itemPath, "the block is skipped: \(error)", cause: error))
+                    continue
+                }
                 report.notices += block.notices
                 let products = assembly.assemble(block, report: &report)
                 if products.isEmpty {

@@ -25,7 +25,7 @@ public enum SegmentifySearch {
         try decode(JSONValue(parsing: data), language: language)
     }
 
-    /// Decodes a Segmentify search reply already parsed. See ``decode(_:language:)-(Data,_)``.
+    /// Decodes a Segmentify search reply already parsed. See the `Data` overload.
     public static func decode(_ json: JSONValue, language: String? = nil) throws(PayloadError) -> SegmentifySearchResult {
         try SegmentifyStatus.check(json)
         let searchPath = JSONPath.root.appending(key: "search")
@@ -51,8 +51,8 @@ public enum SegmentifySearch {
         return SegmentifySearchResult(
             campaign: campaign,
             products: widget,
-            categoryProducts: try groupsOf(members["categoryProducts"], at: path.appending(key: "categoryProducts"), instanceId: clickId, report: &report),
-            brandProducts: try groupsOf(members["brandProducts"], at: path.appending(key: "brandProducts"), instanceId: clickId, report: &report),
+            categoryProducts: groupsOf(members["categoryProducts"], at: path.appending(key: "categoryProducts"), instanceId: clickId, report: &report),
+            brandProducts: groupsOf(members["brandProducts"], at: path.appending(key: "brandProducts"), instanceId: clickId, report: &report),
             keywords: members["keywords"],
             categories: members["categories"],
             brands: members["brands"],
@@ -83,19 +83,28 @@ public enum SegmentifySearch {
         }
     }
 
-    /// Reads an object of product arrays by name, sorted by name.
-    private static func groupsOf(_ value: JSONValue?, at path: JSONPath, instanceId: String, report: inout DecodingReport) throws(PayloadError) -> [SegmentifySearchGroup] {
+    /// Reads an object of product arrays by name, sorted by name. These are extras beside the main
+    /// products, so a value of another shape is not fatal: it is reported as
+    /// ``DecodingNotice/Kind/unexpectedShape`` and stays in ``SegmentifySearchResult/raw``.
+    private static func groupsOf(_ value: JSONValue?, at path: JSONPath, instanceId: String, report: inout DecodingReport) -> [SegmentifySearchGroup] {
         switch value {
         case nil, .null?: return []
         case .object(let members)?:
             var groups: [SegmentifySearchGroup] = []
             for name in members.keys.sorted() {
-                let products = try productList(members[name], at: path.appending(key: name), instanceId: instanceId, report: &report)
+                let groupPath = path.appending(key: name)
+                guard case .array? = members[name] else {
+                    report.notices.append(DecodingNotice(.unexpectedShape, at: groupPath, "expected an array of products, found \(members[name]?.kindDescription ?? "nothing"); left out"))
+                    continue
+                }
+                guard let products = try? productList(members[name], at: groupPath, instanceId: instanceId, report: &report) else { continue }
                 let items = products.enumerated().map { WidgetItem(position: $0.offset + 1, product: $0.element.0, raw: $0.element.0, path: $0.element.1) }
                 groups.append(SegmentifySearchGroup(name: name, items: items))
             }
             return groups
-        case let other?: throw .typeMismatch(expected: "an object of product arrays", found: other, at: path)
+        case let other?:
+            report.notices.append(DecodingNotice(.unexpectedShape, at: path, "expected an object of product arrays by name, found \(other.kindDescription); left out"))
+            return []
         }
     }
 }

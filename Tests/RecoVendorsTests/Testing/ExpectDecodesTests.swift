@@ -15,6 +15,22 @@ struct ExpectDecodesTests {
         #expect(reply.report.failures.isEmpty)
     }
 
+    struct ShopProduct: RecommendableProduct {
+        let productId: String
+        let name: String
+        let price: Decimal
+        let url: URL
+        let category: [String]
+    }
+
+    @Test func aSegmentifySampleIsRecognisedAndDecoded() throws {
+        let reply = try expectDecodes(ShopProduct.self, fromSample: "segmentify-product-page", language: "TR")
+        #expect(reply.widgets.count == 4)
+        #expect(reply.widgets.allSatisfy { $0.vendor == .segmentify && !$0.items.isEmpty })
+        #expect(reply.widgets.first?.title == "Bunlar da İlginizi Çekebilir")
+        #expect(reply.report.failures.isEmpty)
+    }
+
     @Test func everyFailedProductIsListedWithPathAndReason() throws {
         let payload = #"""
         {"recoms":[

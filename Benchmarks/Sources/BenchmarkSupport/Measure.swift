@@ -1,0 +1,55 @@
+import Foundation
+
+/// Wall-clock measurement for benchmarks: warm up, then run until `minimumSeconds` have passed, several
+/// rounds, and keep the best round (the one least disturbed by other work on a shared machine).
+public struct Measurement: Sendable {
+    /// Operations per second in the best round.
+    public let operationsPerSecond: Double
+    /// Seconds per operation in the best round.
+    public var secondsPerOperation: Double { 1 / operationsPerSecond }
+
+    public static func run(rounds: Int = 5, minimumSeconds: Double = 0.4, _ body: () throws -> Void) rethrows -> Measurement {
+        for _ in 0..<3 { try body() }
+        var best = 0.0
+        for _ in 0..<rounds {
+            var count = 0
+            let start = DispatchTime.now().uptimeNanoseconds
+            var elapsed = 0.0
+            repeat {
+                try body()
+                count += 1
+                elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            } while elapsed < minimumSeconds
+            best = max(best, Double(count) / elapsed)
+        }
+        return Measurement(operationsPerSecond: best)
+    }
+}
+
+/// A plain table printed to standard output.
+public struct Table {
+    let headers: [String]
+    var rows: [[String]] = []
+
+    public init(_ headers: String...) { self.headers = headers }
+
+    public mutating func add(_ cells: String...) { rows.append(cells) }
+
+    public func print() {
+        let widths = headers.indices.map { column in ([headers[column]] + rows.map { $0[column] }).map(\.count).max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            zip(cells, widths).enumerated().map { index, pair in
+                index == 0 ? pair.0.padding(toLength: pair.1, withPad: " ", startingAt: 0) : String(repeating: " ", count: pair.1 - pair.0.count) + pair.0
+            }.joined(separator: "  ")
+        }
+        Swift.print(line(headers))
+        Swift.print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "))
+        rows.forEach { Swift.print(line($0)) }
+    }
+}
+
+/// A number with a fixed count of decimals.
+public func format(_ value: Double, decimals: Int = 1) -> String { String(format: "%.\(decimals)f", value) }
+
+/// Whether a target is met, in words for the benchmark's last line.
+public func verdict(_ met: Bool) -> String { met ? "MET" : "NOT MET" }

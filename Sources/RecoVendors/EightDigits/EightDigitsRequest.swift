@@ -1,0 +1,71 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One 8digits API call, described without sending it: method, URL and form fields.
+///
+/// The tracking API takes `application/x-www-form-urlencoded` POST bodies; the badge image is a GET.
+public struct EightDigitsRequest: Hashable, Sendable {
+    /// `POST`, or `GET` for a badge image.
+    public let method: String
+    /// The full URL.
+    public let url: URL
+    /// The form fields, sorted by name (absent optional fields are left out).
+    public let form: [FormField]
+
+    /// One field of a form body.
+    public struct FormField: Hashable, Sendable {
+        /// The field's name.
+        public let name: String
+        /// The field's value.
+        public let value: String
+    }
+
+    init(method: String = "POST", url: URL, fields: [String: String?]) {
+        self.method = method
+        self.url = url
+        self.form = fields.compactMap { name, value in value.map { FormField(name: name, value: $0) } }.sorted { $0.name < $1.name }
+    }
+
+    /// The value of a form field, nil when absent.
+    public subscript(field name: String) -> String? { form.first { $0.name == name }?.value }
+
+    /// The form fields by name.
+    public var fields: [String: String] { Dictionary(uniqueKeysWithValues: form.map { ($0.name, $0.value) }) }
+
+    /// The body's content type: `application/x-www-form-urlencoded; charset=utf-8` (nil for a GET).
+    public var contentType: String? { method == "GET" ? nil : "application/x-www-form-urlencoded; charset=utf-8" }
+
+    /// The form body: `name=value&…`, percent-encoded (nil for a GET).
+    public var body: Data? {
+        guard method != "GET" else { return nil }
+        return Data(form.map { Self.encode($0.name) + "=" + Self.encode($0.value) }.joined(separator: "&").utf8)
+    }
+
+    /// The request as a `URLRequest`.
+    public var urlRequest: URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        request.httpBody = body
+        return request
+    }
+
+    /// Percent-encodes everything but RFC 3986's unreserved characters (a space is `%20`).
+    static func encode(_ text: String) -> String {
+        var output = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                output.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                output += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return output
+    }
+}

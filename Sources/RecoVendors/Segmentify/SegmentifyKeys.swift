@@ -1,0 +1,45 @@
+import Foundation
+
+/// The visitor ids Segmentify hands out: the reply to `GET {dataCenterUrl}/get/key?count=2` (newer SDKs
+/// `/get/key/v1.json?count=N`) is a JSON array of strings, `["<userId>","<sessionId>"]`.
+///
+/// Ids may look like negative integers (`"-897541074991628287"`); they are kept as text, and a number
+/// in their place is read as its literal text, never rounded.
+///
+/// ```swift
+/// let keys = try SegmentifyKeys.decode(body)
+/// keys.userId      // "-897541074991628287"
+/// keys.sessionId   // "-2066154474596835328"
+/// ```
+public struct SegmentifyKeys: Hashable, Sendable {
+    /// Every key of the reply, in order.
+    public var keys: [String]
+
+    /// The first key: the visitor's user id when two were asked for.
+    public var userId: String? { keys.first }
+    /// The second key: the visitor's session id when two were asked for.
+    public var sessionId: String? { keys.count > 1 ? keys[1] : nil }
+
+    /// Decodes a key reply from its bytes.
+    /// - Throws: ``PayloadError`` when the reply is not an array of non-empty strings.
+    public static func decode(_ data: Data) throws(PayloadError) -> SegmentifyKeys {
+        try decode(JSONValue(parsing: data))
+    }
+
+    /// Decodes a key reply already parsed.
+    /// - Throws: ``PayloadError`` with the path of the first value that is not a non-empty id.
+    public static func decode(_ json: JSONValue) throws(PayloadError) -> SegmentifyKeys {
+        guard case .array(let elements) = json else { throw .typeMismatch(expected: "an array of keys", found: json, at: .root) }
+        guard !elements.isEmpty else { throw .invalidValue("the reply holds no key", at: .root) }
+        var keys: [String] = []
+        for (index, element) in elements.enumerated() {
+            switch element {
+            case .string(let text) where !text.isEmpty: keys.append(text)
+            case .number(let number): keys.append(number.text)
+            case .string: throw .invalidValue("an empty key", at: JSONPath.root.appending(index: index))
+            default: throw .typeMismatch(expected: "a key string", found: element, at: JSONPath.root.appending(index: index))
+            }
+        }
+        return SegmentifyKeys(keys: keys)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// What a vendor payload that carries no recommendations holds: a Segmentify key reply, a Bloomreach
+/// segments answer, a Connectif purchase event or an 8digits reply, decoded and checked by its vendor's
+/// rules, then told in lines for people and as JSON for programs.
+public struct VendorReplyDescription: Hashable, Sendable {
+    /// The kind of payload.
+    public var kind: VendorPayloadKind
+    /// What it holds, a fact a line (`userId -897541074991628287`).
+    public var lines: [String]
+    /// What it holds, as JSON (the decoded values, normalised).
+    public var json: JSONValue
+    /// Values left out or unusual, with where and why.
+    public var notices: [DecodingNotice]
+}
+
+extension VendorPayloads {
+    /// Decodes a payload that carries no recommendations by its vendor's rules and describes it.
+    ///
+    /// ```swift
+    /// let description = try VendorPayloads.describe(json)   // a Bloomreach answer, say
+    /// description.lines   // ["discovery: 2 segments: 6614…/6614…, …", "merchandising: none", …]
+    /// ```
+    /// - Parameter kind: the payload's kind; nil to recognise it.
+    /// - Throws: ``PayloadError``: the vendor's own errors (an 8digits reply with a non-zero code is a
+    ///   `vendorError` carrying the server's message), a malformed payload with its path, or
+    ///   `unrecognized` when the payload is not of a kind described here.
+    public static func describe(_ json: JSONValue, kind: VendorPayloadKind? = nil) throws(PayloadError) -> VendorReplyDescription {
+        guard let kind = kind ?? detect(json) else { throw .unrecognized("not a known vendor payload") }
+        switch kind {
+        case .segmentifyKeys:
+            let keys = try SegmentifyKeys.decode(json)
+            var lines = ["userId \(keys.userId ?? "")"]
+            if let sessionId = keys.sessionId { lines.append("sessionId \(sessionId)") }
+            lines += keys.keys.dropFirst(2).map { "key \($0)" }
+            var members: [String: JSONValue] = ["keys": .array(keys.keys.map(JSONValue.string))]
+            if let userId = keys.userId { members["userId"] = .string(userId) }
+            if let sessionId = keys.sessionId { members["sessionId"] = .string(sessionId) }
+            return VendorReplyDescription(kind: kind, lines: lines, json: .object(members), notices: [])
+        case .bloomreachSegments:
+            let decoded = try BloomreachSegments.decode(json)
+            var lines: [String] = []
+            var members: [String: JSONValue] = [:]
+            for category in decoded.segments.categoryNames {
+                let segments = decoded.segments.segments(in: category) ?? []
+                lines.append("\(category): " + (segments.isEmpty ? "none" : "\(segments.count) segment\(segments.count == 1 ? "" : "s"): " + segments.map(\.description).joined(separator: ", ")))
+                members[category.rawValue] = .array(segments.map { ["id": .string($0.id), "segmentation_id": .string($0.segmentationId)] })
+            }
+            return VendorReplyDescription(kind: kind, lines: lines, json: .object(members), notices: decoded.notices)
+        case .connectifPurchase:
+            let event = try ConnectifPurchaseEvent.decode(Data(JSONWriter.string(json).utf8))
+            let purchase = event.purchase
+            var lines = [
+                "purchase \(purchase.purchaseId), cart \(purchase.cartId)",
+                "\(purchase.totalQuantity) item\(purchase.totalQuantity == 1 ? "" : "s"), total \(purchase.totalPrice)",
+            ]
+            if let sourceType = purchase.sourceType { lines.append("source \(sourceType)" + (purchase.sourceName.map { " (\($0))" } ?? "")) }
+            lines += purchase.products.enumerated().map { index, item in
+                "\(index + 1). \(item.productId) \(item.name): \(item.quantity) × \(item.unitPrice) = \(item.price)"
+            }
+            return VendorReplyDescription(kind: kind, lines: lines, json: event.json, notices: [])
+        case .eightDigitsReply:
+            let data = try EightDigitsReply.decode(json)
+            let lines = data.map { ["result code 0 (success)", "data \(JSONWriter.string($0))"] } ?? ["result code 0 (success), no data"]
+            return VendorReplyDescription(kind: kind, lines: lines, json: ["code": 0, "data": data ?? .null], notices: [])
+        case .segmentifyRecommendations, .segmentifySearch, .retenoRecommendations:
+            throw .unrecognized("this is \(kind.title): decode its recommendations with VendorPayloads.decode")
+        }
+    }
+}
