@@ -11,11 +11,11 @@ struct PreviewCommandTests {
         let output = folder.appendingPathComponent("gallery")
         let result = try RenderPreviewCLI.run([
             "preview", RenderPreviewCLI.payload("segmentify-v3"), broken.path, RenderPreviewCLI.payload("segmentify-error"),
-            RenderPreviewCLI.payload("reteno-recoms-full"), "-o", output.path,
+            RenderPreviewCLI.payload("reteno-recoms-full"), RenderPreviewCLI.payload("bloomreach-segments"), "-o", output.path,
         ])
         #expect(result.status == 1, "one payload failed")
         #expect(result.err.contains("1 payload failed: \(broken.path)"))
-        for page in ["index", "segmentify-v3", "truncated", "segmentify-error", "reteno-recoms-full"] {
+        for page in ["index", "segmentify-v3", "truncated", "segmentify-error", "reteno-recoms-full", "bloomreach-segments"] {
             #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("\(page).html").path), "\(page).html")
             #expect(result.out.contains("  \(page).html"), "one line per page")
         }
@@ -27,6 +27,9 @@ struct PreviewCommandTests {
         #expect(failed.contains("could not be previewed") && failed.contains("invalid JSON"))
         let error = try String(contentsOf: output.appendingPathComponent("segmentify-error.html"), encoding: .utf8)
         #expect(error.contains("An error reply from segmentify") && error.contains("NO_DOMAIN_APIKEY_MATCH"))
+        let segments = try String(contentsOf: output.appendingPathComponent("bloomreach-segments.html"), encoding: .utf8)
+        #expect(segments.contains("This is a Bloomreach segments answer. It carries no recommendations") && segments.contains("discovery: 2 segments"))
+        #expect(result.out.contains("bloomreach-segments.html  not recommendations: a Bloomreach segments answer"))
     }
 
     @Test func aPayloadPageShowsEveryWidgetInEveryTemplate() throws {

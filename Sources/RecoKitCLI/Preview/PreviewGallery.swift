@@ -86,10 +86,11 @@ struct PreviewGallery {
             explanation = "A recommendation reply with no widget to show: no campaign answered, or every block ended up empty (see the report)."
         case .recommendations: break
         case .vendorError(let error):
-            explanation = .string("An error reply from \(payload.vendor ?? "the vendor"), not recommendations: \(error.vendorCode ?? "error"). A caller gets it as a PayloadError of kind vendorError.")
+            explanation = .string("An error reply from \(payload.vendor ?? "the vendor"), not recommendations: \(error.vendorCode ?? "error"). A caller gets it as a PayloadError of kind vendorError:")
             detail = .string(error.description)
-        case .other(_, let text):
-            explanation = .string(text)
+        case .other(let description):
+            explanation = .string("This is \(description.kind.title). It carries no recommendations, so there is nothing to render; this is what it holds, decoded by the vendor's rules:")
+            detail = .string(description.lines.joined(separator: "\n"))
         case .failed(let reason):
             explanation = "This payload could not be previewed."
             detail = .string(reason)

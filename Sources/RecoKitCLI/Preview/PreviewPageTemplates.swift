@@ -24,6 +24,7 @@ enum PreviewPageTemplates {
         .top{background:#0d1117;color:#f0f6fc;padding:1.25rem 1.5rem}
         .top>div{max-width:1132px;margin:0 auto}
         .top a{color:#9ecbff}
+        .top .pill{background:#fff}
         .top h1{margin:0;font-size:1.5rem;font-weight:650}
         .top p{margin:.25rem 0 0;color:#c9d1d9}
         main{max-width:1180px;margin:0 auto;padding:1.5rem}
@@ -36,7 +37,7 @@ enum PreviewPageTemplates {
         code,pre{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
         pre{margin:0;padding:.75rem 1rem;background:#f6f8fa;border:1px solid var(--line);border-radius:8px;overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere}
         .pill{display:inline-block;padding:.05rem .6rem;border-radius:999px;font-size:.8rem;font-weight:600;border:1px solid currentColor;white-space:nowrap}
-        .pill.ok{color:var(--ok)}.pill.warn{color:var(--warn)}.pill.bad{color:var(--bad)}
+        .pill.ok{color:var(--ok)}.pill.warn{color:var(--warn)}.pill.bad{color:var(--bad)}.pill.info{color:var(--muted)}
         table.payloads{width:100%;border-collapse:collapse;background:var(--paper)}
         table.payloads th,table.payloads td{padding:.6rem .75rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
         table.payloads th{font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}
@@ -54,6 +55,8 @@ enum PreviewPageTemplates {
         .report summary{cursor:pointer;font-weight:600;margin:.25rem 0}
         .explain{border-left:4px solid var(--warn);padding:.25rem 0 .25rem 1rem}
         .explain.bad{border-color:var(--bad)}
+        .explain.info{border-color:var(--line)}
+        .explain pre{max-height:28rem}
         .todo{border:2px dashed var(--warn);border-radius:8px;padding:.75rem 1rem;color:var(--warn)}
         nav.toc{font-size:.9rem}
         @media (max-width:600px){main{padding:.75rem}.card{padding:.75rem}.rendering .stage{padding:.5rem}.top{padding:1rem .75rem}}

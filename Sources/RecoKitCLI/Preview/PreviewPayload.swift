@@ -10,8 +10,8 @@ struct PreviewPayload {
         case recommendations(Recommendations<RawProduct>)
         /// A vendor's error reply, read correctly: the page shows the error.
         case vendorError(PayloadError)
-        /// A payload that is no recommendation reply but is understood (segments, search…).
-        case other(kind: String, explanation: String)
+        /// A payload that is no recommendation reply, described by its vendor's rules (segments, keys…).
+        case other(VendorReplyDescription)
         /// A payload that could not be read, or whose widgets could not be rendered.
         case failed(String)
     }
@@ -38,9 +38,13 @@ struct PreviewPayload {
         if case .recommendations(let reply) = outcome { reply.widgets } else { [] }
     }
 
-    /// The decoding report, empty for anything but recommendations.
+    /// The decoding report: a reply's, or a described payload's notices.
     var report: DecodingReport {
-        if case .recommendations(let reply) = outcome { reply.report } else { DecodingReport() }
+        switch outcome {
+        case .recommendations(let reply): reply.report
+        case .other(let description): DecodingReport(notices: description.notices)
+        default: DecodingReport()
+        }
     }
 
     /// A short label of what the payload is, and its pill colour class.
@@ -51,7 +55,7 @@ struct PreviewPayload {
             if reply.widgets.isEmpty { return ("\(what), no widget", "warn") }
             return (report.hasFailures ? "\(what), with failures" : what, report.hasFailures ? "warn" : "ok")
         case .vendorError(let error): return ("error reply \(error.vendorCode ?? "")", "warn")
-        case .other(let kind, _): return (kind, "warn")
+        case .other(let description): return (description.kind.title.split(separator: " ").dropFirst().joined(separator: " "), "info")
         case .failed: return ("failed", "bad")
         }
     }
@@ -65,8 +69,8 @@ struct PreviewPayload {
             if !report.failures.isEmpty { line += ", \(plural(report.failures.count, "failure"))" }
             if !report.notices.isEmpty { line += ", \(plural(report.notices.count, "notice"))" }
             return line
-        case .vendorError(let error): return "a vendor error reply: \(error.vendorCode ?? error.message)"
-        case .other(let kind, _): return kind
+        case .vendorError(let error): return "an error reply (\(error.vendorCode ?? "no code")): \(error.message)"
+        case .other(let description): return "not recommendations: \(description.kind.title)"
         case .failed(let reason): return "FAILED: \(reason)"
         }
     }
@@ -84,7 +88,11 @@ extension PreviewPayload {
         var kind: VendorPayloadKind?
         do {
             let data = try source.read()
-            kind = (try? JSONValue(parsing: data)).flatMap(VendorPayloads.detect)
+            let json = try? JSONValue(parsing: data)
+            kind = json.flatMap(VendorPayloads.detect)
+            if let json, let kind, !kind.carriesRecommendations {
+                return PreviewPayload(file: file, page: page, vendor: kind.vendor.rawValue, outcome: .other(try VendorPayloads.describe(json, kind: kind)))
+            }
             let reply = try source.decode(data)
             var payload = PreviewPayload(file: file, page: page, vendor: kind?.vendor.rawValue ?? reply.widgets.first?.vendor.rawValue, outcome: .recommendations(reply))
             payload.isSearch = kind == .segmentifySearch

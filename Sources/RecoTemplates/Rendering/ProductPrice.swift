@@ -37,9 +37,9 @@ public struct ProductPrice: Sendable, Hashable {
         let code = Self.nonEmptyString(raw.fields["currency"]) ?? defaultCurrency
         let format = code.map(CurrencyFormat.init(code:)) ?? .plain
         currencyCode = code
-        amount = raw.fields["price"]?.decimalValue
+        amount = Self.decimal(raw.fields["price"])
         text = Self.nonEmptyString(raw.fields["priceText"]) ?? amount.map(format.string(for:))
-        guard let amount, let old = raw.fields["oldPrice"]?.decimalValue, old > amount, amount >= 0 else { return }
+        guard let amount, let old = Self.decimal(raw.fields["oldPrice"]), old > amount, amount >= 0 else { return }
         oldAmount = old
         oldText = Self.nonEmptyString(raw.fields["oldPriceText"]) ?? format.string(for: old)
         var share = (old - amount) * 100 / old
@@ -50,7 +50,38 @@ public struct ProductPrice: Sendable, Hashable {
     }
 
     private static func nonEmptyString(_ value: JSONValue?) -> String? {
-        guard let text = value?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
-        return text
+        guard let text = value?.stringValue, let first = text.first, let last = text.last else { return nil }
+        if !first.isWhitespace && !last.isWhitespace { return text }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// A number or numeric string as an exact `Decimal`: plain decimals (`449.9`, `-12`, up to 18
+    /// digits) are read directly, anything else (exponents, long numbers) by ``JSONValue/decimalValue``.
+    static func decimal(_ value: JSONValue?) -> Decimal? {
+        let text: String
+        switch value {
+        case .number(let number)?: text = number.text
+        case .string(let string)?: text = string
+        default: return nil
+        }
+        var significand: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var negative = false
+        var seenPoint = false
+        for (index, byte) in text.utf8.enumerated() {
+            switch byte {
+            case UInt8(ascii: "-") where index == 0: negative = true
+            case UInt8(ascii: ".") where !seenPoint && digits > 0: seenPoint = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9") where digits < 18:
+                significand = significand * 10 + UInt64(byte - UInt8(ascii: "0"))
+                digits += 1
+                if seenPoint { fractionDigits += 1 }
+            default: return value?.decimalValue
+            }
+        }
+        guard digits > 0, !(seenPoint && fractionDigits == 0) else { return value?.decimalValue }
+        return Decimal(sign: negative ? .minus : .plus, exponent: -fractionDigits, significand: Decimal(significand))
     }
 }

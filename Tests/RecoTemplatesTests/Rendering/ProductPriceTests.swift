@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import RecoTemplates
+@testable import RecoTemplates
 
 @Suite("Product price")
 struct ProductPriceTests {
@@ -55,5 +55,15 @@ struct ProductPriceTests {
     @Test func noPriceNoText() throws {
         let price = ProductPrice(try product(#"{"productId":"1","priceText":"  "}"#))
         #expect(price.text == nil && price.amount == nil)
+    }
+}
+
+@Suite("Exact price reading")
+struct PriceDecimalTests {
+    @Test(arguments: ["449.9", "0", "-12", "1299.90", "0.05", "123456789012345678", "1e3", "12.", ".5", "1.2.3", " 7", "-", "99999999999999999999.5"])
+    func readsLikeTheCoreDecimalValue(text: String) {
+        for value in [JSONValue.string(text)] + (JSONNumber(text: text).map { [JSONValue.number($0)] } ?? []) {
+            #expect(ProductPrice.decimal(value) == value.decimalValue, "\(value)")
+        }
     }
 }
