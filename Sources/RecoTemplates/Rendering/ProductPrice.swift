@@ -35,18 +35,30 @@ public struct ProductPrice: Sendable, Hashable {
     /// - Parameter defaultCurrency: the currency code to assume when the product has no `currency`.
     public init(_ raw: RawProduct, defaultCurrency: String? = nil) {
         let code = Self.nonEmptyString(raw.fields["currency"]) ?? defaultCurrency
-        let format = code.map(CurrencyFormat.init(code:)) ?? .plain
         currencyCode = code
-        amount = Self.decimal(raw.fields["price"])
-        text = Self.nonEmptyString(raw.fields["priceText"]) ?? amount.map(format.string(for:))
-        guard let amount, let old = Self.decimal(raw.fields["oldPrice"]), old > amount, amount >= 0 else { return }
+        let price = PlainNumber(raw.fields["price"])
+        let amount = price?.decimal ?? raw.fields["price"]?.decimalValue
+        self.amount = amount
+        text = Self.nonEmptyString(raw.fields["priceText"]) ?? amount.map { Self.format(code).string(for: $0) }
+        guard let amount, amount >= 0 else { return }
+        let oldPrice = PlainNumber(raw.fields["oldPrice"])
+        guard let old = oldPrice?.decimal ?? raw.fields["oldPrice"]?.decimalValue, old > amount else { return }
         oldAmount = old
-        oldText = Self.nonEmptyString(raw.fields["oldPriceText"]) ?? format.string(for: old)
-        var share = (old - amount) * 100 / old
-        var rounded = Decimal()
-        NSDecimalRound(&rounded, &share, 0, .plain)
-        let percent = NSDecimalNumber(decimal: rounded).intValue
+        oldText = Self.nonEmptyString(raw.fields["oldPriceText"]) ?? Self.format(code).string(for: old)
+        let percent: Int
+        if let price, let oldPrice, let exact = PlainNumber.percentOff(old: oldPrice, new: price) {
+            percent = exact
+        } else {
+            var share = (old - amount) * 100 / old
+            var rounded = Decimal()
+            NSDecimalRound(&rounded, &share, 0, .plain)
+            percent = NSDecimalNumber(decimal: rounded).intValue
+        }
         discountPercent = percent > 0 ? percent : nil
+    }
+
+    private static func format(_ code: String?) -> CurrencyFormat {
+        code.map(CurrencyFormat.init(code:)) ?? .plain
     }
 
     private static func nonEmptyString(_ value: JSONValue?) -> String? {
@@ -56,9 +68,20 @@ public struct ProductPrice: Sendable, Hashable {
         return trimmed.isEmpty ? nil : trimmed
     }
 
-    /// A number or numeric string as an exact `Decimal`: plain decimals (`449.9`, `-12`, up to 18
-    /// digits) are read directly, anything else (exponents, long numbers) by ``JSONValue/decimalValue``.
+    /// A number or numeric string as an exact `Decimal` (as ``JSONValue/decimalValue`` reads it).
     static func decimal(_ value: JSONValue?) -> Decimal? {
+        PlainNumber(value)?.decimal ?? value?.decimalValue
+    }
+}
+
+/// A plain decimal number (`449.9`, `-12`: no exponent, at most 18 digits) read without Foundation,
+/// so that prices, comparisons and discounts take no string parsing on the common path.
+struct PlainNumber {
+    var significand: UInt64
+    var fractionDigits: Int
+    var negative: Bool
+
+    init?(_ value: JSONValue?) {
         let text: String
         switch value {
         case .number(let number)?: text = number.text
@@ -78,10 +101,37 @@ public struct ProductPrice: Sendable, Hashable {
                 significand = significand * 10 + UInt64(byte - UInt8(ascii: "0"))
                 digits += 1
                 if seenPoint { fractionDigits += 1 }
-            default: return value?.decimalValue
+            default: return nil
             }
         }
-        guard digits > 0, !(seenPoint && fractionDigits == 0) else { return value?.decimalValue }
-        return Decimal(sign: negative ? .minus : .plus, exponent: -fractionDigits, significand: Decimal(significand))
+        guard digits > 0, !(seenPoint && fractionDigits == 0) else { return nil }
+        self.significand = significand
+        self.fractionDigits = fractionDigits
+        self.negative = negative
+    }
+
+    var decimal: Decimal {
+        Decimal(sign: negative ? .minus : .plus, exponent: -fractionDigits, significand: Decimal(significand))
+    }
+
+    /// `(old - new) / old` in whole percent, rounded half up, when both are non-negative, `old > new`,
+    /// and the integer arithmetic does not overflow; nil otherwise (the caller uses `Decimal`).
+    static func percentOff(old: PlainNumber, new: PlainNumber) -> Int? {
+        guard !old.negative, !new.negative else { return nil }
+        let scale = max(old.fractionDigits, new.fractionDigits)
+        guard let oldScaled = old.scaled(to: scale), let newScaled = new.scaled(to: scale), oldScaled > newScaled else { return nil }
+        let (off, overflow) = (oldScaled - newScaled).multipliedReportingOverflow(by: 200)
+        guard !overflow, oldScaled <= UInt64.max / 2 else { return nil }
+        return Int((off + oldScaled) / (2 * oldScaled))
+    }
+
+    private func scaled(to scale: Int) -> UInt64? {
+        var value = significand
+        for _ in 0..<(scale - fractionDigits) {
+            let (next, overflow) = value.multipliedReportingOverflow(by: 10)
+            if overflow { return nil }
+            value = next
+        }
+        return value
     }
 }

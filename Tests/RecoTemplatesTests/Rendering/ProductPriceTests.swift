@@ -67,3 +67,17 @@ struct PriceDecimalTests {
         }
     }
 }
+
+@Suite("Discount arithmetic")
+struct DiscountArithmeticTests {
+    @Test(arguments: [("800", "600"), ("100", "66.5"), ("100", "99.8"), ("2299.99", "1899.99"), ("0.03", "0.01"), ("599.9", "449.90"), ("1", "0.005"), ("10", "0")])
+    func integerPathAgreesWithDecimal(old: String, new: String) throws {
+        let oldNumber = try #require(PlainNumber(.string(old)))
+        let newNumber = try #require(PlainNumber(.string(new)))
+        let fast = try #require(PlainNumber.percentOff(old: oldNumber, new: newNumber))
+        var share = (Decimal(string: old)! - Decimal(string: new)!) * 100 / Decimal(string: old)!
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &share, 0, .plain)
+        #expect(fast == NSDecimalNumber(decimal: rounded).intValue)
+    }
+}
