@@ -54,6 +54,7 @@ public struct ProductContext: TemplateContext {
     static let linkFields = ["url", "productUrl", "link", "mUrl"]
     static let imageFields = ["image", "imageUrl", "imageM", "imageL", "imageS", "imageXL", "imageXS", "image_url", "picture"]
 
+    /// The value a template sees under `key` for the product; nil lets the lookup continue down the stack.
     public func value(forKey key: String) -> TemplateValue? {
         switch key {
         case "productId": return .string(raw.productId)

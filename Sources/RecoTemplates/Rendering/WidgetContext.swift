@@ -37,6 +37,7 @@ public struct WidgetContext<Product: RecommendableProduct>: TemplateContext {
         ["title", "hasTitle", "instanceId", "interactionId", "vendor", "productCount", "products", "blockId", "includeStyles"]
     }
 
+    /// The value a template sees under `key` for the block; nil lets the lookup continue down the stack.
     public func value(forKey key: String) -> TemplateValue? {
         switch key {
         case "title": .string(widget.title)

@@ -42,12 +42,21 @@ public struct WidgetRenderer: Sendable {
     }
 
     /// Renders the blocks of a page, in order, one after another; only the first writes the shared
-    /// `<style>`. Blocks are separated by a blank line.
+    /// `<style>`. Blocks are separated by a blank line. Two blocks with the same instance id get
+    /// different HTML ids (`reco-r1v1`, `reco-r1v1-2`).
     public func render<Product>(_ widgets: [Widget<Product>], template: String = "carousel") throws(RenderError) -> String {
         var page = ""
+        var usedIds: Set<String> = []
         for (index, widget) in widgets.enumerated() {
             if index > 0 { page += "\n" }
-            page += try render(widget, template: template, includeStyles: index == 0)
+            let base = WidgetContext<Product>.htmlId(for: widget.instanceId)
+            var blockId = base
+            var suffix = 2
+            while !usedIds.insert(blockId).inserted {
+                blockId = "\(base)-\(suffix)"
+                suffix += 1
+            }
+            page += try render(widget, template: template, blockId: blockId, includeStyles: index == 0)
         }
         return page
     }

@@ -108,3 +108,13 @@ struct WidgetRendererTests {
         #expect(error?.description.contains("carousel, email, grid, list, text") == true)
     }
 }
+
+@Suite("Page of blocks")
+struct PageOfBlocksTests {
+    @Test func blocksWithTheSameInstanceIdGetDifferentHTMLIds() throws {
+        let one = try SampleWidgets.widget([#"{"productId":"a","name":"A"}"#], instanceId: "r1v1")
+        let page = try WidgetRenderer().render([one, one, one], template: "grid")
+        #expect(WidgetRendererTests.attribute("id", in: page) == ["reco-r1v1", "reco-r1v1-title", "reco-r1v1-2", "reco-r1v1-2-title", "reco-r1v1-3", "reco-r1v1-3-title"])
+        #expect(WidgetRendererTests.attribute("aria-labelledby", in: page) == ["reco-r1v1-title", "reco-r1v1-2-title", "reco-r1v1-3-title"])
+    }
+}
