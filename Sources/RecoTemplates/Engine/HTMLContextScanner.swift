@@ -20,6 +20,11 @@ struct HTMLContextScanner {
     private var schemeSettled = false
     /// In an attribute value: something other than leading whitespace came before.
     private var valueStarted = false
+    /// In a URL attribute: a value from the data came before the scheme was settled.
+    private var dynamicBeforeScheme = false
+    /// How many bytes into the last scanned text a `:` followed such a value (it could complete a scheme
+    /// the value began, as in `href="{{a}}:alert(1)"`).
+    private(set) var colonAfterValue: Int?
 
     static let urlAttributes: Set<String> = [
         "href", "src", "srcset", "action", "formaction", "poster", "cite", "data", "background", "longdesc",
@@ -28,13 +33,25 @@ struct HTMLContextScanner {
 
     /// Reads static text.
     mutating func scan<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
-        for byte in bytes { step(byte) }
+        colonAfterValue = nil
+        var offset = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: ":"), dynamicBeforeScheme, !schemeSettled, colonAfterValue == nil, isInValue {
+                colonAfterValue = offset
+            }
+            step(byte)
+            offset += 1
+        }
     }
+
+    private var isInValue: Bool { state == .doubleQuoted || state == .singleQuoted || state == .unquoted }
 
     /// The rule for a `{{name}}` tag at the current place; the tag's value then counts as part of what it sits in.
     mutating func ruleForValue() -> OutputRule {
         switch state {
-        case .data, .comment, .bogusComment, .rawText, .markupDeclaration:
+        case .rawText:
+            return rawTextEnd == Self.scriptEnd ? .script : .text
+        case .data, .comment, .bogusComment, .markupDeclaration:
             return .text
         case .markupOpen, .tagName, .endTagName:
             state = .tagName
@@ -56,11 +73,15 @@ struct HTMLContextScanner {
     private mutating func valueRule(unquoted: Bool) -> OutputRule {
         defer { valueStarted = true }
         let name = String(decoding: attributeName, as: UTF8.self).lowercased()
+        if name.hasPrefix("on") { return .script }
         guard Self.urlAttributes.contains(name) else { return unquoted ? .unquoted : .text }
         if name.hasSuffix("srcset") { return .url(.sourceSet, unquoted: unquoted) }
         if schemeSettled { return unquoted ? .unquoted : .text }
+        dynamicBeforeScheme = true
         return .url(valueStarted ? .continuation : .start, unquoted: unquoted)
     }
+
+    private static let scriptEnd = Array("</script".utf8)
 
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
@@ -75,6 +96,7 @@ struct HTMLContextScanner {
     private mutating func startValue() {
         schemeSettled = false
         valueStarted = false
+        dynamicBeforeScheme = false
     }
 
     private mutating func valueByte(_ byte: UInt8) {

@@ -44,18 +44,40 @@ public enum HTMLEscaping {
             output.append(text)
             return
         }
-        var chunkStart = utf8.startIndex
-        var index = utf8.index(utf8.startIndex, offsetBy: first)
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            if needsEscape(byte, mask, backquote) {
-                if chunkStart != index { output.append(contentsOf: text[chunkStart..<index]) }
-                output.append(entity(byte))
-                chunkStart = utf8.index(after: index)
+        output.append(escaped(text, from: first, mask: mask, backquote: backquote))
+    }
+
+    /// The text with entities in place, built in one buffer of the exact size.
+    private static func escaped(_ text: String, from first: Int, mask: UInt64, backquote: Bool) -> String {
+        var text = text
+        return text.withUTF8 { bytes in
+            var length = bytes.count
+            for index in first..<bytes.count where needsEscape(bytes[index], mask, backquote) {
+                length += packedEntity(bytes[index]).count - 1
             }
-            utf8.formIndex(after: &index)
+            return String(unsafeUninitializedCapacity: length) { buffer in
+                var written = 0
+                if first > 0 {
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[0..<first]).initialize(from: bytes[0..<first])
+                    written = first
+                }
+                for index in first..<bytes.count {
+                    let byte = bytes[index]
+                    if needsEscape(byte, mask, backquote) {
+                        var (packed, count) = packedEntity(byte)
+                        for _ in 0..<count {
+                            buffer[written] = UInt8(truncatingIfNeeded: packed)
+                            packed >>= 8
+                            written += 1
+                        }
+                    } else {
+                        buffer[written] = byte
+                        written += 1
+                    }
+                }
+                return written
+            }
         }
-        if chunkStart != utf8.endIndex { output.append(contentsOf: text[chunkStart...]) }
     }
 
     @inline(__always)
@@ -63,20 +85,46 @@ public enum HTMLEscaping {
         byte < 64 ? (mask >> byte) & 1 != 0 : (backquote && byte == 0x60)
     }
 
-    private static func entity(_ byte: UInt8) -> String {
+    /// The entity for a byte, its bytes packed little-endian in an integer, and its length.
+    @inline(__always)
+    private static func packedEntity(_ byte: UInt8) -> (bytes: UInt64, count: Int) {
         switch byte {
-        case 0x26: "&amp;"
-        case 0x3C: "&lt;"
-        case 0x3E: "&gt;"
-        case 0x22: "&quot;"
-        case 0x27: "&#39;"
-        case 0x20: "&#32;"
-        case 0x09: "&#9;"
-        case 0x0A: "&#10;"
-        case 0x0C: "&#12;"
-        case 0x0D: "&#13;"
-        case 0x3D: "&#61;"
-        default: "&#96;"
+        case 0x26: (pack("&amp;"), 5)
+        case 0x3C: (pack("&lt;"), 4)
+        case 0x3E: (pack("&gt;"), 4)
+        case 0x22: (pack("&quot;"), 6)
+        case 0x27: (pack("&#39;"), 5)
+        case 0x20: (pack("&#32;"), 5)
+        case 0x09: (pack("&#9;"), 4)
+        case 0x0A: (pack("&#10;"), 5)
+        case 0x0C: (pack("&#12;"), 5)
+        case 0x0D: (pack("&#13;"), 5)
+        case 0x3D: (pack("&#61;"), 5)
+        default: (pack("&#96;"), 5)
+        }
+    }
+
+    @inline(__always)
+    private static func pack(_ entity: StaticString) -> UInt64 {
+        var packed: UInt64 = 0
+        let pointer = entity.utf8Start
+        for index in (0..<entity.utf8CodeUnitCount).reversed() { packed = packed << 8 | UInt64(pointer[index]) }
+        return packed
+    }
+
+    /// Appends the text for a JavaScript context inside HTML (`<script>` or an `onclick` attribute): letters,
+    /// digits, space, `_`, `,`, `.` and `-` stay; everything else becomes `\uXXXX` (UTF-16), which is safe
+    /// inside a JavaScript string literal and cannot end the script or the attribute.
+    public static func appendScript(_ text: String, to output: inout String) {
+        let hex: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f"]
+        for unit in text.utf16 {
+            switch unit {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x20, 0x5F, 0x2C, 0x2E, 0x2D:
+                output.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
+            default:
+                output.append("\\u")
+                for shift in stride(from: 12, through: 0, by: -4) { output.append(hex[Int(unit >> UInt16(shift)) & 0xF]) }
+            }
         }
     }
 
@@ -92,8 +140,7 @@ public enum HTMLEscaping {
 
     /// Whether ``safeURL(_:)`` accepts the URL.
     public static func isSafeURL(_ url: String) -> Bool {
-        guard let scheme = URLScheme.leading(url) else { return true }
-        return scheme == "http" || scheme == "https"
+        URLScheme.isWebOrRelative(url)
     }
 
     /// Whether a value may continue a URL whose scheme is not settled: it must not be able to complete a
@@ -102,12 +149,9 @@ public enum HTMLEscaping {
         URLScheme.leading(value) == nil
     }
 
-    /// Whether every candidate URL of a `srcset` list is safe.
+    /// Whether every candidate of a `srcset` list is safe (each is checked whole, descriptor included, so
+    /// whitespace cannot hide a scheme).
     static func isSafeSourceSet(_ value: String) -> Bool {
-        for candidate in value.split(separator: ",") {
-            let url = candidate.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.map(String.init) ?? ""
-            if !isSafeURL(url) { return false }
-        }
-        return true
+        value.split(separator: ",").allSatisfy { isSafeURL(String($0)) }
     }
 }

@@ -16,40 +16,60 @@ struct Name: Sendable {
     let parts: [String]
     /// The first part (lookups start with it).
     let head: String
+    /// A name without dots (the common case, looked up directly).
+    let isSimple: Bool
 
     init(_ text: String) {
         self.text = text
         self.parts = text == "." ? [] : text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         self.head = parts.first ?? ""
+        self.isSimple = parts.count == 1
     }
 
     var isImplicit: Bool { parts.isEmpty }
 }
 
-/// Static text, written as it is.
-struct TextNode: Sendable {
+/// Static text, written as it is. (Nodes are classes so that visiting one costs a single retain.)
+final class TextNode: Sendable {
     let text: String
     /// Whether the text contains a newline (indented partials then need the slow path).
     let hasNewline: Bool
     /// Whether the text ends with a newline (the next line starts after it).
     let endsWithNewline: Bool
+
+    init(text: String, hasNewline: Bool, endsWithNewline: Bool) {
+        self.text = text
+        self.hasNewline = hasNewline
+        self.endsWithNewline = endsWithNewline
+    }
 }
 
 /// `{{name}}`, `{{{name}}}` or `{{& name}}`.
-struct VariableNode: Sendable {
+final class VariableNode: Sendable {
     let name: Name
     let rule: OutputRule
+
+    init(name: Name, rule: OutputRule) {
+        self.name = name
+        self.rule = rule
+    }
 }
 
 /// `{{#name}}…{{/name}}` or `{{^name}}…{{/name}}`.
-struct SectionNode: Sendable {
+final class SectionNode: Sendable {
     let name: Name
     let inverted: Bool
     let children: [Node]
+
+    init(name: Name, inverted: Bool, children: [Node]) {
+        self.name = name
+        self.inverted = inverted
+        self.children = children
+    }
 }
 
 /// `{{>name}}` or `{{>*name}}`.
-struct PartialNode: Sendable {
+final class PartialNode: Sendable {
     /// The template's name, or for a dynamic partial the name of the value that holds it.
     let name: String
     /// For `{{>*name}}`: the name looked up in the data.
@@ -57,24 +77,44 @@ struct PartialNode: Sendable {
     /// For a standalone tag, the whitespace before it, put before every line of the partial.
     let indentation: String?
     let location: SourceLocation
+
+    init(name: String, dynamicName: Name?, indentation: String?, location: SourceLocation) {
+        self.name = name
+        self.dynamicName = dynamicName
+        self.indentation = indentation
+        self.location = location
+    }
 }
 
 /// `{{<name}}…{{/name}}`: another template rendered with some of its blocks replaced.
-struct ParentNode: Sendable {
+final class ParentNode: Sendable {
     let name: String
     /// The replacement for each block, by block name.
     let overrides: [String: BlockNode]
     let indentation: String?
     let location: SourceLocation
+
+    init(name: String, overrides: [String: BlockNode], indentation: String?, location: SourceLocation) {
+        self.name = name
+        self.overrides = overrides
+        self.indentation = indentation
+        self.location = location
+    }
 }
 
 /// `{{$name}}…{{/name}}`: a replaceable block with its default content.
-struct BlockNode: Sendable {
+final class BlockNode: Sendable {
     let name: String
     /// Its content, with the block's own indentation removed when it stands alone.
     let children: [Node]
     /// For a standalone block, the indentation its content gets where it is shown.
     let indentation: String?
+
+    init(name: String, children: [Node], indentation: String?) {
+        self.name = name
+        self.children = children
+        self.indentation = indentation
+    }
 }
 
 /// A partial or parent named by a template, checked when a library is loaded.

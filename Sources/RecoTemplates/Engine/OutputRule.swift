@@ -6,6 +6,10 @@ enum OutputRule: Sendable, Hashable {
     case text
     /// Escaped for an unquoted attribute value or inside a tag, where spaces, `=` and backquotes matter too.
     case unquoted
+    /// Inside `<script>` or an event-handler attribute (`onclick`…): every character but letters, digits,
+    /// space, `_`, `,`, `.` and `-` is written as a JavaScript escape (`\u0027`), so a value cannot end a
+    /// string literal, the script, or the attribute.
+    case script
     /// A URL attribute's value (`href`, `src`, …): checked, then escaped.
     case url(URLPart, unquoted: Bool)
 }

@@ -2,7 +2,11 @@
 /// the indentation of standalone partials. Created per render, so renders share nothing mutable.
 struct Renderer {
     private(set) var output: String
+    /// The context stack, every value (the implicit iterator `.` reads the top).
     private var stack: [TemplateValue]
+    /// The objects of the context stack, where names are looked up: kept apart so that a lookup calls each
+    /// context in place, without copying stack entries.
+    private var contexts: [any TemplateContext]
     /// Block overrides, outermost parent first: the first match wins, so the top-level template decides.
     private var overrides: [[String: BlockNode]] = []
     private var indentation = ""
@@ -18,6 +22,9 @@ struct Renderer {
         output.reserveCapacity(capacity)
         stack = [root]
         stack.reserveCapacity(16)
+        contexts = []
+        contexts.reserveCapacity(16)
+        if case .context(let context) = root { contexts.append(context) }
         self.library = library
         self.missingPartials = library?.missingPartials ?? .error
     }
@@ -37,8 +44,27 @@ struct Renderer {
                     if !indentation.isEmpty { output.append(indentation) }
                     atLineStart = false
                 }
-                guard let value = resolve(variable.name) else { continue }
-                write(value, variable.rule)
+                if variable.name.isSimple {
+                    var index = contexts.count - 1
+                    lookup: while index >= 0 {
+                        switch lookUp(variable.name.head, in: index) {
+                        case .none: index -= 1
+                        case .string(let text)?:
+                            write(text, variable.rule)
+                            break lookup
+                        case .number(let number)?:
+                            write(number.text, variable.rule)
+                            break lookup
+                        case .bool(let flag)?:
+                            write(flag ? "true" : "false", variable.rule)
+                            break lookup
+                        case .null?, .list?, .context?:
+                            break lookup
+                        }
+                    }
+                } else if let value = resolve(variable.name) {
+                    write(value, variable.rule)
+                }
             case .section(let section):
                 try render(section)
             case .partial(let partial):
@@ -56,37 +82,48 @@ struct Renderer {
     /// Looks a name up: the first part down the context stack, the other parts inside what it found.
     private func resolve(_ name: Name) -> TemplateValue? {
         if name.isImplicit { return stack.last }
-        var found: TemplateValue?
-        var index = stack.count - 1
+        var index = contexts.count - 1
         while index >= 0 {
-            if case .context(let context) = stack[index], let value = context.value(forKey: name.head) {
-                found = value
-                break
+            if let value = lookUp(name.head, in: index) {
+                return name.parts.count == 1 ? value : Self.descend(value, name.parts)
             }
             index -= 1
         }
-        guard var current = found else { return nil }
-        if name.parts.count > 1 {
-            for part in name.parts.dropFirst() {
-                guard case .context(let context) = current, let next = context.value(forKey: part) else { return nil }
-                current = next
-            }
+        return nil
+    }
+
+    /// Asks one context of the stack for a key, in place (an array subscript would copy the context first).
+    @inline(__always)
+    private func lookUp(_ key: String, in index: Int) -> TemplateValue? {
+        contexts.withUnsafeBufferPointer { $0[index].value(forKey: key) }
+    }
+
+    /// The value at the rest of a dotted name, inside what its first part found.
+    private static func descend(_ value: TemplateValue, _ parts: [String]) -> TemplateValue? {
+        var current = value
+        for part in parts.dropFirst() {
+            guard case .context(let context) = current, let next = context.value(forKey: part) else { return nil }
+            current = next
         }
         return current
     }
 
     private mutating func write(_ value: TemplateValue, _ rule: OutputRule) {
-        let text: String
         switch value {
-        case .string(let string): text = string
-        case .number(let number): text = number.text
-        case .bool(let flag): text = flag ? "true" : "false"
+        case .string(let string): write(string, rule)
+        case .number(let number): write(number.text, rule)
+        case .bool(let flag): write(flag ? "true" : "false", rule)
         case .null, .list, .context: return
         }
+    }
+
+    @inline(__always)
+    private mutating func write(_ text: String, _ rule: OutputRule) {
         switch rule {
         case .raw: output.append(text)
         case .text: HTMLEscaping.append(text, to: &output)
         case .unquoted: HTMLEscaping.appendUnquoted(text, to: &output)
+        case .script: HTMLEscaping.appendScript(text, to: &output)
         case .url(let part, let unquoted):
             let safe: String
             switch part {
@@ -125,16 +162,23 @@ struct Renderer {
         }
         guard let value, value.isTruthy else { return }
         if case .list(let elements) = value {
-            for element in elements {
-                stack.append(element)
-                try render(section.children)
-                stack.removeLast()
-            }
+            for element in elements { try render(section.children, in: element) }
         } else {
-            stack.append(value)
-            try render(section.children)
-            stack.removeLast()
+            try render(section.children, in: value)
         }
+    }
+
+    /// Renders nodes with a value pushed on the context stack.
+    private mutating func render(_ nodes: [Node], in value: TemplateValue) throws(TemplateError) {
+        stack.append(value)
+        defer { stack.removeLast() }
+        guard case .context(let context) = value else {
+            try render(nodes)
+            return
+        }
+        contexts.append(context)
+        defer { contexts.removeLast() }
+        try render(nodes)
     }
 
     private mutating func render(_ partial: PartialNode) throws(TemplateError) {

@@ -23,7 +23,7 @@ public struct Template: Sendable {
     /// - Throws: ``TemplateError`` naming the template, line, column and what was expected.
     public init(_ source: String, name: String = "template", escaping: TemplateEscaping = .html) throws(TemplateError) {
         var compiler = try TemplateCompiler(source, name: name, escaping: escaping)
-        let nodes = compiler.compile()
+        let nodes = try compiler.compile()
         compiled = CompiledTemplate(
             name: name, source: source, escaping: escaping, nodes: nodes, references: compiler.references)
     }

@@ -15,11 +15,11 @@ struct TemplateCompiler {
         html = escaping == .html ? HTMLContextScanner() : nil
     }
 
-    mutating func compile() -> [Node] {
-        build(0..<tokens.count)
+    mutating func compile() throws(TemplateError) -> [Node] {
+        try build(0..<tokens.count)
     }
 
-    private mutating func build(_ range: Range<Int>) -> [Node] {
+    private mutating func build(_ range: Range<Int>) throws(TemplateError) -> [Node] {
         var nodes: [Node] = []
         var text: [UInt8] = []
         func flush() {
@@ -36,6 +36,11 @@ struct TemplateCompiler {
                 if !token.isRemoved {
                     let bytes = source.bytes[dedented(token)..<token.end]
                     html?.scan(bytes)
+                    if let offset = html?.colonAfterValue {
+                        throw .syntax(
+                            "a ':' after a value in a URL attribute could complete a scheme such as javascript:, expected the scheme (or '/', '?', '#') before the value",
+                            at: source.location(of: bytes.startIndex + offset))
+                    }
                     text.append(contentsOf: bytes)
                 }
             case .variable, .rawVariable:
@@ -49,7 +54,7 @@ struct TemplateCompiler {
                 nodes.append(.variable(VariableNode(name: Name(token.name), rule: rule)))
             case .section, .inverted:
                 flush()
-                let children = build((index + 1)..<token.partner)
+                let children = try build((index + 1)..<token.partner)
                 nodes.append(.section(SectionNode(name: Name(token.name), inverted: token.kind == .inverted, children: children)))
                 index = token.partner
             case .partial:
@@ -66,14 +71,14 @@ struct TemplateCompiler {
                 let location = source.location(of: token.start)
                 references.append(TemplateReference(name: token.name, isParent: true, location: location))
                 var overrides: [String: BlockNode] = [:]
-                for child in build((index + 1)..<token.partner) {
+                for child in try build((index + 1)..<token.partner) {
                     if case .block(let block) = child, overrides[block.name] == nil { overrides[block.name] = block }
                 }
                 nodes.append(.parent(ParentNode(name: token.name, overrides: overrides, indentation: indentation(of: token), location: location)))
                 index = token.partner
             case .block:
                 flush()
-                nodes.append(.block(block(at: index)))
+                nodes.append(.block(try block(at: index)))
                 index = token.partner
             case .close, .comment, .delimiters:
                 break
@@ -102,7 +107,7 @@ struct TemplateCompiler {
 
     /// Compiles a block; when its opening tag stands alone, its content loses its common indentation, which
     /// is put back (or replaced by the overriding content's) where the block is shown.
-    private mutating func block(at index: Int) -> BlockNode {
+    private mutating func block(at index: Int) throws(TemplateError) -> BlockNode {
         let open = tokens[index]
         let close = tokens[open.partner]
         var blockIndentation: String?
@@ -112,7 +117,7 @@ struct TemplateCompiler {
             let ownIndentation = common.isEmpty ? open.indentation : String(decoding: common, as: UTF8.self)
             blockIndentation = String(ownIndentation.utf8.dropFirst(open.dedent)) ?? ""
         }
-        let children = build((index + 1)..<open.partner)
+        let children = try build((index + 1)..<open.partner)
         return BlockNode(name: open.name, children: children, indentation: blockIndentation)
     }
 

@@ -6,12 +6,3 @@ public enum TemplateEscaping: Sendable, Hashable {
     /// Plain text: values are written as they are (for text emails and terminals).
     case none
 }
-
-/// What a library does about a partial or parent that names no template.
-public enum MissingPartials: Sendable, Hashable {
-    /// It is an error: a static reference fails when the library is loaded (with its line and column), a
-    /// dynamic one (`{{>*name}}`) when it is rendered. The default.
-    case error
-    /// It renders as empty text, as the Mustache specification says (for conformance tests).
-    case renderEmpty
-}

@@ -91,7 +91,7 @@ public struct TemplateLibrary: Sendable {
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw .unreadable(directory.path, reason: "no such folder")
         }
-        guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey]) else {
+        guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else {
             throw .unreadable(directory.path, reason: "the folder cannot be listed")
         }
         let base = directory.standardizedFileURL.resolvingSymlinksInPath().pathComponents

@@ -17,7 +17,7 @@ public enum TemplateValue: Sendable {
     /// A list: a section repeats once per element; an empty list counts as false.
     case list([TemplateValue])
     /// An object: its keys are looked up lazily through ``TemplateContext``.
-    case context(any TemplateContext)
+    indirect case context(any TemplateContext)
 }
 
 /// An object whose keys are looked up on demand, so a renderer can compute values such as `position` or

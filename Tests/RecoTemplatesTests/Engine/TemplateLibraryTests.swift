@@ -1,0 +1,122 @@
+import Foundation
+import RecoTemplates
+import Testing
+
+@Suite("Template library")
+struct TemplateLibraryTests {
+    static let builtIn: [String: String] = [
+        "carousel": """
+            <section class="reco" aria-label="{{title}}">
+              <ul>
+                {{#products}}
+                <li>{{$item}}{{>item}}{{/item}}</li>
+                {{/products}}
+              </ul>
+            </section>
+
+            """,
+        "item": #"<a href="{{url}}">{{name}}</a>"#,
+    ]
+
+    static let data = TemplateValue.object([
+        "title": "For you",
+        "products": [.object(["name": "Lamp & Shade", "url": "/p/1"]), .object(["name": "Desk", "url": "javascript:alert(1)"])],
+    ])
+
+    private func folder(_ files: [String: String]) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("reco-templates-\(UUID().uuidString)")
+        for (name, text) in files {
+            let file = url.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+        }
+        return url
+    }
+
+    @Test("a folder overrides some templates, the rest resolve in the fallback, and built-in partials see the overrides")
+    func directoryOverride() throws {
+        let fallback = try TemplateLibrary(templates: Self.builtIn)
+        let text = try TemplateLibrary(templates: ["text": "{{title}}: {{#products}}{{name}} {{/products}}"], escaping: .none, fallback: fallback)
+        let directory = try folder([
+            "item.mustache": #"<a class="mine" href="{{url}}">{{name}}</a>"#,
+            "text.mustache": "Picked for you — {{#products}}{{name}}; {{/products}}",
+            "emails/footer.mustache": "<footer>{{title}}</footer>",
+            "notes.txt": "not a template {{",
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = try TemplateLibrary(directory: directory, fallback: text)
+
+        #expect(library.names == ["carousel", "emails/footer", "item", "text"])
+        #expect(library.template(named: "carousel")?.source == Self.builtIn["carousel"])
+        let html = try library.render("carousel", Self.data)
+        #expect(
+            html == """
+                <section class="reco" aria-label="For you">
+                  <ul>
+                    <li><a class="mine" href="/p/1">Lamp &amp; Shade</a></li>
+                    <li><a class="mine" href="about:invalid">Desk</a></li>
+                  </ul>
+                </section>
+
+                """)
+        #expect(try fallback.render("carousel", Self.data).contains(#"<li><a href="/p/1">"#))
+        #expect(try library.render("emails/footer", Self.data) == "<footer>For you</footer>")
+        #expect(library.template(named: "text")?.escaping == TemplateEscaping.none)
+        #expect(try library.render("text", Self.data) == "Picked for you — Lamp & Shade; Desk; ")
+    }
+
+    @Test("one block of a built-in template is overridden through inheritance")
+    func blockOverride() throws {
+        let fallback = try TemplateLibrary(templates: Self.builtIn)
+        let directory = try folder([
+            "mine.mustache": "{{<carousel}}{{$item}}<b>{{name}}</b>{{/item}}{{/carousel}}"
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = try TemplateLibrary(directory: directory, fallback: fallback)
+        let html = try library.render("mine", Self.data)
+        #expect(html.contains("<li><b>Lamp &amp; Shade</b></li>"))
+        #expect(html.contains("<li><b>Desk</b></li>"))
+        #expect(html.hasPrefix(#"<section class="reco" aria-label="For you">"#))
+    }
+
+    @Test("a folder template naming a missing partial fails at load with its file's name, line and column")
+    func directoryMissingPartial() throws {
+        let directory = try folder(["grid.mustache": "<div>\n  {{#products}}{{>tile}}{{/products}}\n</div>"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let failure = #expect(throws: TemplateError.self) { try TemplateLibrary(directory: directory) }
+        #expect(failure?.description == #"grid:2:16: unknown partial "tile", expected a template of that name in the library"#)
+    }
+
+    @Test("a folder that does not exist is an error, not an empty library")
+    func missingFolder() {
+        let failure = #expect(throws: TemplateError.self) {
+            try TemplateLibrary(directory: URL(fileURLWithPath: "/nonexistent/reco-templates"))
+        }
+        #expect(failure?.kind == .unreadable)
+        #expect(failure?.description == "/nonexistent/reco-templates: cannot read templates: no such folder")
+    }
+
+    @Test("lazy contexts, dotted names and literal numbers")
+    func contexts() throws {
+        struct Product: TemplateContext {
+            let name: String
+            let price: JSONNumber
+            func value(forKey key: String) -> TemplateValue? {
+                switch key {
+                case "name": .string(name)
+                case "price": .object(["amount": .number(price), "currency": "TRY"])
+                default: nil
+                }
+            }
+        }
+        let template = try Template("{{#items}}{{name}}: {{price.amount}} {{price.currency}} ({{shop}})\n{{/items}}{{^items}}none{{/items}}")
+        let value = TemplateValue.object([
+            "shop": "Ev&Ev",
+            "items": [.context(Product(name: "Lamp", price: JSONNumber(text: "349.90")!)), .context(Product(name: "Desk", price: 1200))],
+        ])
+        #expect(try template.render(value) == "Lamp: 349.90 TRY (Ev&amp;Ev)\nDesk: 1200 TRY (Ev&amp;Ev)\n")
+        #expect(try template.render(.object(["items": []])) == "none")
+        let json = try JSONValue(parsing: #"{"items":[{"name":"Mug","price":{"amount":12.50,"currency":"EUR"}}],"shop":"S"}"#)
+        #expect(try template.render(TemplateValue(json)) == "Mug: 12.50 EUR (S)\n")
+    }
+}
