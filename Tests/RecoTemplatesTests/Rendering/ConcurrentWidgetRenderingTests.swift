@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import RecoTemplates
 
-@Suite("Concurrent rendering")
-struct ConcurrentRenderingTests {
+@Suite("Concurrent widget rendering")
+struct ConcurrentWidgetRenderingTests {
     @Test func manyTasksGetIdenticalOutput() async throws {
         let renderer = WidgetRenderer()
         let widgets = [try SampleWidgets.shoes(), try HostileContentTests.hostileWidget(link: "javascript:alert(1)")]
