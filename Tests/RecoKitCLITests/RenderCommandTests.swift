@@ -40,6 +40,15 @@ struct RenderCommandTests {
         #expect(email.out.contains("<table role=\"presentation\""))
     }
 
+    @Test func aTextTemplateFromTheFolderIsNotHTMLEscaped() throws {
+        let folder = try RenderPreviewCLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("{{#products}}{{position}}) {{displayName}} <{{productId}}> & co\n{{/products}}".utf8).write(to: folder.appendingPathComponent("text.mustache"))
+        let result = try RenderPreviewCLI.run(["render", RenderPreviewCLI.payload("reteno-recoms-fields"), "--templates", folder.path, "--format", "text"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.hasPrefix("1) Luma Yoga For Life <240-LV09> & co\n2) Sprite Yoga Companion Kit <24-WG080> & co\n"))
+    }
+
     @Test func aTemplateErrorNamesTheTemplateLineAndColumn() throws {
         let folder = try RenderPreviewCLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
