@@ -5,14 +5,15 @@
 #     Samples/preview-screenshot.sh [OUTPUT_DIR]        # default: preview/
 #
 # Screenshots go to OUTPUT_DIR/screenshots/: one desktop shot per page (1280 px wide) and a phone
-# shot (390 px wide) of each payload page. Chromium comes from Debian (apt-get install chromium);
+# shot (390 px wide) of each payload page, each tall enough for the whole page (headless Chromium
+# shoots the window, so the height is estimated from the page's widgets and products; set
+# RECOKIT_SCREENSHOT_HEIGHT to force one). Chromium comes from Debian (apt-get install chromium);
 # the script installs it when it is missing and it runs as root. Images cannot load offline, so the
 # shots also show how the alt text and the image placeholders look.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-preview}"
 shots="$out/screenshots"
-height="${RECOKIT_SCREENSHOT_HEIGHT:-7000}"
 
 browser="$(command -v chromium || command -v chromium-browser || true)"
 if [[ -z "$browser" ]]; then
@@ -41,6 +42,9 @@ shoot "$out/index.html" 1280 900 "$shots/index.png"
 for page in "$out"/*.html; do
     name="$(basename "$page" .html)"
     [[ "$name" == index ]] && continue
+    widgets="$(grep -o 'class="card" id="widget-' "$page" | wc -l)"
+    products="$(grep -o 'class="reco-item"' "$page" | wc -l)"   # each product appears in 3 layouts
+    height="${RECOKIT_SCREENSHOT_HEIGHT:-$((900 + widgets * 2400 + products * 20))}"
     shoot "$page" 1280 "$height" "$shots/$name.png"
     shoot "$page" 390 "$((height * 2))" "$shots/$name.phone.png"
 done
