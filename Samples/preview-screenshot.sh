@@ -42,9 +42,9 @@ shoot "$out/index.html" 1280 900 "$shots/index.png"
 for page in "$out"/*.html; do
     name="$(basename "$page" .html)"
     [[ "$name" == index ]] && continue
-    widgets="$(grep -o 'class="card" id="widget-' "$page" | wc -l)"
-    products="$(grep -o 'class="reco-item"' "$page" | wc -l)"   # each product appears in 3 layouts
-    height="${RECOKIT_SCREENSHOT_HEIGHT:-$((900 + widgets * 2400 + products * 20))}"
+    widgets="$( (grep -o 'class="card" id="widget-' "$page" || true) | wc -l)"
+    products="$( (grep -o 'class="reco-item"' "$page" || true) | wc -l)"   # each product appears in 3 layouts
+    height="${RECOKIT_SCREENSHOT_HEIGHT:-$((900 + widgets * 2600 + products * 35))}"
     shoot "$page" 1280 "$height" "$shots/$name.png"
     shoot "$page" 390 "$((height * 2))" "$shots/$name.phone.png"
 done
