@@ -40,6 +40,14 @@ struct RenderCommandTests {
         #expect(email.out.contains("<table role=\"presentation\""))
     }
 
+    @Test func aRetenoBlockGetsItsVariantAndTitle() throws {
+        let result = try RenderPreviewCLI.run(["render", RenderPreviewCLI.payload("reteno-recoms-fields"), "--variant", "r1107v1482", "--title", "You may also like", "--template", "list"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("data-reco-instance-id=\"r1107v1482\"") && result.out.contains(">You may also like</h2>"))
+        #expect(!result.err.contains("unnamedVariant"))
+        #expect(try RenderPreviewCLI.run(["render", "x.json", "--variant", "1107"]).status == 2)
+    }
+
     @Test func aTextTemplateFromTheFolderIsNotHTMLEscaped() throws {
         let folder = try RenderPreviewCLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

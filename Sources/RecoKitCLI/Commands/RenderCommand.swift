@@ -1,6 +1,7 @@
 import Foundation
 import RecoKit
 import RecoTemplates
+import RecoVendors
 
 /// `recokit render`: a payload's widgets as HTML or text, with a built-in template or your own.
 enum RenderCommand: Command {
@@ -18,6 +19,9 @@ enum RenderCommand: Command {
                              they may inherit from the built-in ones: {{<carousel}}{{$price}}…{{/price}}{{/carousel}}
           --format html|text html (default), or text: plain text with the text template, not HTML-escaped
           --currency CODE    the currency of products that do not say theirs (e.g. EUR)
+          --lang CODE        the language of titles when the vendor sends several (TR, EN)
+          --variant rNvN     the Reteno variant the reply answers: the block's tracking ids
+          --title TEXT       the title of a Reteno block (Reteno sends none)
           -o, --output FILE  write there instead of standard output
 
         Products that fail to decode and other notices are reported on standard error.
@@ -25,11 +29,15 @@ enum RenderCommand: Command {
         """
 
     static func run(_ words: [String]) async throws -> Int32 {
-        let arguments = try Arguments(words, options: ["template", "templates", "format", "output", "currency"], flags: [])
+        let arguments = try Arguments(words, options: ["template", "templates", "format", "output", "currency", "lang", "variant", "title"], flags: [])
         guard arguments.positionals.count == 1, let payload = arguments.positionals.first else {
             throw UsageError(arguments.positionals.isEmpty ? "missing PAYLOAD" : "render takes one PAYLOAD, got \(arguments.positionals.count)")
         }
         let format = try RenderFormat(arguments.value("format"))
+        var variantId: RetenoVariantId?
+        if let text = arguments.value("variant") {
+            do { variantId = try RetenoVariantId(text) } catch { throw UsageError("--variant: \(error)") }
+        }
         let templateName = arguments.value("template") ?? format.defaultTemplate
         let library: TemplateLibrary
         do {
@@ -40,14 +48,15 @@ enum RenderCommand: Command {
         }
         let reply: Recommendations<RawProduct>
         do {
-            reply = try PayloadFile(path: payload).decode()
+            reply = try PayloadFile(path: payload).decode(language: arguments.value("lang"), variantId: variantId, title: arguments.value("title") ?? "")
         } catch {
             Console.error("error: \(error)")
             return 1
         }
-        for failure in reply.report.failures { Console.error("warning: \(payload): \(failure)") }
-        for notice in reply.report.notices { Console.error("note: \(payload): \(notice)") }
-        if reply.widgets.isEmpty { Console.error("note: \(payload) has no widget to render") }
+        let name = PayloadFile(path: payload).displayName
+        for failure in reply.report.failures { Console.error("warning: \(name): \(failure)") }
+        for notice in reply.report.notices { Console.error("note: \(name): \(notice)") }
+        if reply.widgets.isEmpty { Console.error("note: \(name) has no widget to render") }
 
         let renderer = WidgetRenderer(library: library, defaultCurrency: arguments.value("currency"))
         let output: String

@@ -6,14 +6,16 @@ import RecoVendors
 struct PayloadFile {
     /// The path as given.
     let path: String
+    /// The name used in messages (`<stdin>` for `-`).
+    var displayName: String { path == "-" ? "<stdin>" : path }
     /// The file name without `.json`.
     var name: String { URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent }
 
     /// Reads and decodes the file.
     /// - Throws: ``PayloadError`` naming the file: unreadable, invalid JSON with line and column, a
     ///   vendor's error reply, or a document that is no recommendation reply.
-    func decode() throws(PayloadError) -> Recommendations<RawProduct> {
-        try decode(read())
+    func decode(language: String? = nil, variantId: RetenoVariantId? = nil, title: String = "") throws(PayloadError) -> Recommendations<RawProduct> {
+        try decode(read(), language: language, variantId: variantId, title: title)
     }
 
     /// The file's bytes (standard input for `-`).
@@ -22,17 +24,18 @@ struct PayloadFile {
         do {
             return try path == "-" ? FileHandle.standardInput.readToEnd() ?? Data() : Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw PayloadError.unreadable(file: path, reason: (error as NSError).localizedDescription)
+            throw PayloadError.unreadable(file: displayName, reason: (error as NSError).localizedDescription)
         }
     }
 
     /// Decodes bytes read from this file.
     /// - Throws: ``PayloadError`` naming the file.
-    func decode(_ data: Data) throws(PayloadError) -> Recommendations<RawProduct> {
+    /// - Parameters: see ``VendorPayloads/decode(_:vendor:language:variantId:title:)``.
+    func decode(_ data: Data, language: String? = nil, variantId: RetenoVariantId? = nil, title: String = "") throws(PayloadError) -> Recommendations<RawProduct> {
         do {
-            return try VendorPayloads.decode(data)
+            return try VendorPayloads.decode(data, language: language, variantId: variantId, title: title)
         } catch {
-            throw error.inFile(path)
+            throw error.inFile(displayName)
         }
     }
 }
