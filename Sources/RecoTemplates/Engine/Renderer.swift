@@ -30,50 +30,56 @@ struct Renderer {
     }
 
     mutating func render(_ nodes: [Node]) throws(TemplateError) {
-        for node in nodes {
-            switch node {
-            case .text(let text):
-                if indentation.isEmpty || !atLineStart && !text.hasNewline {
-                    output.append(text.text)
-                } else {
-                    writeIndented(text.text)
-                }
-                atLineStart = text.endsWithNewline
-            case .variable(let variable):
-                if atLineStart {
-                    if !indentation.isEmpty { output.append(indentation) }
-                    atLineStart = false
-                }
-                if variable.name.isSimple {
-                    var index = contexts.count - 1
-                    lookup: while index >= 0 {
-                        switch lookUp(variable.name.head, in: index) {
-                        case .none: index -= 1
-                        case .string(let text)?:
-                            write(text, variable.rule)
-                            break lookup
-                        case .number(let number)?:
-                            write(number.text, variable.rule)
-                            break lookup
-                        case .bool(let flag)?:
-                            write(flag ? "true" : "false", variable.rule)
-                            break lookup
-                        case .null?, .list?, .context?:
-                            break lookup
-                        }
-                    }
-                } else if let value = resolve(variable.name) {
-                    write(value, variable.rule)
-                }
-            case .section(let section):
-                try render(section)
-            case .partial(let partial):
-                try render(partial)
-            case .parent(let parent):
-                try render(parent)
-            case .block(let block):
-                try render(block)
+        // Through a buffer pointer, so that visiting a node does not retain and release it.
+        try nodes.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
+            for index in buffer.indices { try render(buffer[index]) }
+        }
+    }
+
+    @inline(__always)
+    private mutating func render(_ node: Node) throws(TemplateError) {
+        switch node {
+        case .text(let text):
+            if indentation.isEmpty || !atLineStart && !text.hasNewline {
+                output.append(text.text)
+            } else {
+                writeIndented(text.text)
             }
+            atLineStart = text.endsWithNewline
+        case .variable(let variable):
+            if atLineStart {
+                if !indentation.isEmpty { output.append(indentation) }
+                atLineStart = false
+            }
+            if variable.name.isSimple {
+                var index = contexts.count - 1
+                lookup: while index >= 0 {
+                    switch lookUp(variable.name.head, in: index) {
+                    case .none: index -= 1
+                    case .string(let text)?:
+                        write(text, variable.rule)
+                        break lookup
+                    case .number(let number)?:
+                        write(number.text, variable.rule)
+                        break lookup
+                    case .bool(let flag)?:
+                        write(flag ? "true" : "false", variable.rule)
+                        break lookup
+                    case .null?, .list?, .context?:
+                        break lookup
+                    }
+                }
+            } else if let value = resolve(variable.name) {
+                write(value, variable.rule)
+            }
+        case .section(let section):
+            try render(section)
+        case .partial(let partial):
+            try render(partial)
+        case .parent(let parent):
+            try render(parent)
+        case .block(let block):
+            try render(block)
         }
     }
 
@@ -162,7 +168,9 @@ struct Renderer {
         }
         guard let value, value.isTruthy else { return }
         if case .list(let elements) = value {
-            for element in elements { try render(section.children, in: element) }
+            try elements.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
+                for index in buffer.indices { try render(section.children, in: buffer[index]) }
+            }
         } else {
             try render(section.children, in: value)
         }

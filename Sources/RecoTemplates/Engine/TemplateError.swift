@@ -27,6 +27,7 @@ public struct TemplateError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let unreadable = Kind(name: "unreadable")
         /// Partials or parents include each other too deeply (most likely without end).
         public static let tooDeep = Kind(name: "tooDeep")
+        /// The kind's name.
         public var description: String { name }
     }
 
@@ -60,6 +61,7 @@ public struct TemplateError: Error, Hashable, Sendable, CustomStringConvertible 
         }
     }
 
+    /// One line: `name:line:column: message` (line and column when the error has a place).
     public var description: String {
         var text = templateName
         if let line { text += ":\(line)" }
