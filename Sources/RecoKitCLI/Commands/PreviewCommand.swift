@@ -1,10 +1,115 @@
-/// `recokit preview`: not built yet (its issue owns this file).
+import Foundation
+import RecoKit
+import RecoTemplates
+
+/// `recokit preview`: a static gallery of payloads rendered in every built-in template.
 enum PreviewCommand: Command {
     static let name = "preview"
-    static let summary = "(not built yet)"
-    static let usage = "Usage: recokit preview (not built yet)"
+    static let summary = "Write a static HTML gallery of payloads in every built-in template"
+    static let usage = """
+        Usage: recokit preview [PAYLOAD...] [-o DIR] [--currency CODE]
+
+        Writes DIR/index.html, listing every payload, and one page per payload showing each widget
+        in every built-in template (carousel, grid, list, email, and the text rendering), the
+        decoding report, and the tracking requests its impression, widget view and first-product
+        click would send. A payload that is not a recommendation reply (an error reply…) gets a page
+        saying what it is.
+
+        Arguments:
+          PAYLOAD            payload files or folders of *.json (default: Samples/Payloads, found from
+                             the current folder or one of its parents)
+        Options:
+          -o, --output DIR   where to write (default: preview)
+          --currency CODE    the currency of products that do not say theirs (e.g. EUR)
+
+        Exit status: 0 every payload previewed, 1 a payload failed (its page says why; the others
+        are still written), 2 wrong usage.
+        """
+
     static func run(_ words: [String]) async throws -> Int32 {
-        Console.error("error: recokit preview is not built yet")
-        return 1
+        let arguments = try Arguments(words, options: ["output", "currency"], flags: [])
+        let files: [String]
+        do {
+            files = try PreviewInputs.files(arguments.positionals)
+        } catch {
+            Console.error("error: \(error)")
+            return 1
+        }
+        let output = URL(fileURLWithPath: arguments.value("output") ?? "preview", isDirectory: true).standardizedFileURL
+        let gallery = PreviewGallery(files: files, output: output, renderer: WidgetRenderer(defaultCurrency: arguments.value("currency")))
+        let payloads: [PreviewPayload]
+        do {
+            payloads = try gallery.write()
+        } catch {
+            Console.error("error: cannot write the preview to \(output.path): \(error)")
+            return 1
+        }
+        let width = payloads.map(\.page.count).max() ?? 0
+        Console.out("Wrote \(payloads.count + 1) pages to \(output.path)/")
+        Console.out("  \("index.html".padding(toLength: width, withPad: " ", startingAt: 0))  \(plural(payloads.count, "payload"))")
+        for payload in payloads {
+            Console.out("  \(payload.page.padding(toLength: width, withPad: " ", startingAt: 0))  \(payload.summary)")
+        }
+        let failed = payloads.filter(\.failed)
+        if !failed.isEmpty {
+            Console.error("error: \(plural(failed.count, "payload")) failed: \(failed.map(\.file).joined(separator: ", "))")
+            return 1
+        }
+        Console.out("Open \(output.appendingPathComponent("index.html").path)")
+        return 0
+    }
+}
+
+/// The payload files `preview` reads.
+enum PreviewInputs {
+    /// No payload given and no `Samples/Payloads` found.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The files named, and the `*.json` files of the folders named, sorted within each folder;
+    /// with none, those of `Samples/Payloads` in the current folder or the nearest parent that has one.
+    static func files(_ arguments: [String]) throws -> [String] {
+        guard !arguments.isEmpty else {
+            guard let folder = samplesFolder() else {
+                throw Failure(description: "no PAYLOAD given and no Samples/Payloads folder in \(FileManager.default.currentDirectoryPath) or its parents")
+            }
+            return try jsonFiles(in: folder)
+        }
+        var files: [String] = []
+        for argument in arguments {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue {
+                files += try jsonFiles(in: argument)
+            } else {
+                files.append(argument)  // a missing file gets a page that says so
+            }
+        }
+        return files
+    }
+
+    private static func samplesFolder() -> String? {
+        var folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        while true {
+            let candidate = folder.appendingPathComponent("Samples/Payloads")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return relative(candidate.path)
+            }
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path { return nil }
+            folder = parent
+        }
+    }
+
+    private static func jsonFiles(in folder: String) throws -> [String] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        return names.filter { $0.hasSuffix(".json") }.sorted().map { (folder as NSString).appendingPathComponent($0) }
+    }
+
+    /// The path relative to the current folder when it is inside it (shorter lines, stable pages).
+    private static func relative(_ path: String) -> String {
+        let current = FileManager.default.currentDirectoryPath + "/"
+        return path.hasPrefix(current) ? String(path.dropFirst(current.count)) : path
     }
 }

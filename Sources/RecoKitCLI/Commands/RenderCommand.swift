@@ -1,10 +1,98 @@
-/// `recokit render`: not built yet (its issue owns this file).
+import Foundation
+import RecoKit
+import RecoTemplates
+import RecoVendors
+
+/// `recokit render`: a payload's widgets as HTML or text, with a built-in template or your own.
 enum RenderCommand: Command {
     static let name = "render"
-    static let summary = "(not built yet)"
-    static let usage = "Usage: recokit render (not built yet)"
+    static let summary = "Render a payload's widgets to HTML or text with a template"
+    static let usage = """
+        Usage: recokit render PAYLOAD [--template NAME] [--templates DIR] [--format html|text] [-o FILE]
+
+        Decodes PAYLOAD (a vendor reply; - reads standard input) and renders every widget in it, one
+        after another, with one template.
+
+        Options:
+          --template NAME    the template: carousel (default), grid, list, email, text, or one in DIR
+          --templates DIR    a folder of NAME.mustache files, searched before the built-in templates;
+                             they may inherit from the built-in ones: {{<carousel}}{{$price}}…{{/price}}{{/carousel}}
+          --format html|text html (default), or text: plain text with the text template, not HTML-escaped
+          --currency CODE    the currency of products that do not say theirs (e.g. EUR)
+          --lang CODE        the language of titles when the vendor sends several (TR, EN)
+          --variant rNvN     the Reteno variant the reply answers: the block's tracking ids
+          --title TEXT       the title of a Reteno block (Reteno sends none)
+          -o, --output FILE  write there instead of standard output
+
+        Products that fail to decode and other notices are reported on standard error.
+        Exit status: 0 rendered, 1 the payload or a template failed, 2 wrong usage.
+        """
+
     static func run(_ words: [String]) async throws -> Int32 {
-        Console.error("error: recokit render is not built yet")
-        return 1
+        let arguments = try Arguments(words, options: ["template", "templates", "format", "output", "currency", "lang", "variant", "title"], flags: [])
+        guard arguments.positionals.count == 1, let payload = arguments.positionals.first else {
+            throw UsageError(arguments.positionals.isEmpty ? "missing PAYLOAD" : "render takes one PAYLOAD, got \(arguments.positionals.count)")
+        }
+        let format = try RenderFormat(arguments.value("format"))
+        var variantId: RetenoVariantId?
+        if let text = arguments.value("variant") {
+            do { variantId = try RetenoVariantId(text) } catch { throw UsageError("--variant: \(error)") }
+        }
+        let templateName = arguments.value("template") ?? format.defaultTemplate
+        let library: TemplateLibrary
+        do {
+            library = try TemplateFolder(path: arguments.value("templates")).library(plainText: format == .text ? [templateName] : [])
+        } catch {
+            Console.error("error: \(error)")
+            return 1
+        }
+        let reply: Recommendations<RawProduct>
+        do {
+            reply = try PayloadFile(path: payload).decode(language: arguments.value("lang"), variantId: variantId, title: arguments.value("title") ?? "")
+        } catch {
+            Console.error("error: \(error)")
+            return 1
+        }
+        let name = PayloadFile(path: payload).displayName
+        for failure in reply.report.failures { Console.error("warning: \(name): \(failure)") }
+        for notice in reply.report.notices { Console.error("note: \(name): \(notice)") }
+        if reply.widgets.isEmpty { Console.error("note: \(name) has no widget to render") }
+
+        let renderer = WidgetRenderer(library: library, defaultCurrency: arguments.value("currency"))
+        let output: String
+        do {
+            output = try renderer.render(reply.widgets, template: templateName)
+        } catch {
+            Console.error("error: \(error)")
+            return 1
+        }
+        if let file = arguments.value("output") {
+            do {
+                try Data(output.utf8).write(to: URL(fileURLWithPath: file))
+            } catch {
+                Console.error("error: cannot write \(file): \((error as NSError).localizedDescription)")
+                return 1
+            }
+            Console.error("wrote \(file): \(reply.widgets.count) widget\(reply.widgets.count == 1 ? "" : "s") with \(templateName)")
+        } else {
+            FileHandle.standardOutput.write(Data(output.utf8))
+        }
+        return 0
     }
+}
+
+/// What `render` writes.
+enum RenderFormat: Equatable {
+    case html, text
+
+    init(_ word: String?) throws(UsageError) {
+        switch word?.lowercased() {
+        case nil, "html": self = .html
+        case "text", "txt": self = .text
+        case let other?: throw UsageError("--format must be html or text, not \(other)")
+        }
+    }
+
+    /// The template used when none is named.
+    var defaultTemplate: String { self == .html ? "carousel" : "text" }
 }

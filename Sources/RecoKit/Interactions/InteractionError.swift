@@ -1,0 +1,57 @@
+/// An interaction that cannot be tracked, with the reason in one line.
+///
+/// `track` throws it before anything is journaled, so a bad event never reaches the vendor.
+public struct InteractionError: Error, Hashable, Sendable, CustomStringConvertible {
+    private enum Base: Hashable, Sendable {
+        case missingField(String)
+        case emptyProductId
+        case notInWidget
+        case unsupported
+        case malformed
+    }
+
+    private let base: Base
+    /// What is wrong, in words.
+    public let message: String
+
+    private init(_ base: Base, _ message: String) {
+        self.base = base
+        self.message = message
+    }
+
+    /// A required field is absent or blank (for example Segmentify's `userId`).
+    public static func missingField(_ name: String, for kind: Interaction.Kind) -> InteractionError {
+        InteractionError(.missingField(name), "a \(kind.rawValue) needs a non-empty \(name)")
+    }
+
+    /// A product interaction without a product id.
+    public static func emptyProductId(for kind: Interaction.Kind) -> InteractionError {
+        InteractionError(.emptyProductId, "a \(kind.rawValue) needs a non-empty productId")
+    }
+
+    /// The interaction names a widget or product that the given widget does not hold.
+    public static func notInWidget(_ message: String) -> InteractionError {
+        InteractionError(.notInWidget, message)
+    }
+
+    /// The destination's vendor has no such event.
+    public static func unsupported(_ message: String) -> InteractionError {
+        InteractionError(.unsupported, message)
+    }
+
+    /// A textual interaction (a JSON line) that cannot be read.
+    public static func malformed(_ message: String) -> InteractionError {
+        InteractionError(.malformed, message)
+    }
+
+    /// Whether the error names the given missing field.
+    public func isMissing(_ field: String) -> Bool { base == .missingField(field) }
+
+    /// Whether the product was not found in the widget.
+    public var isNotInWidget: Bool { base == .notInWidget }
+
+    /// Whether the product id was empty.
+    public var isEmptyProductId: Bool { base == .emptyProductId }
+
+    public var description: String { message }
+}

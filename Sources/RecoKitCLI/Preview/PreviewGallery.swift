@@ -1,0 +1,145 @@
+import Foundation
+import RecoKit
+import RecoTemplates
+
+/// The static gallery `recokit preview` writes: an index and one page per payload.
+struct PreviewGallery {
+    /// The HTML templates every widget is shown in, in order, and whether each spans the page.
+    static let htmlTemplates: [(name: String, wide: Bool, note: String)] = [
+        ("carousel", true, "scrolls sideways"),
+        ("grid", true, "wraps to the width"),
+        ("list", false, "one product a row"),
+        ("email", false, "tables and inline styles"),
+    ]
+
+    /// The payload files, in order.
+    let files: [String]
+    /// The folder to write.
+    let output: URL
+    /// The renderer for widgets.
+    let renderer: WidgetRenderer
+
+    /// Reads every payload and writes every page. One payload's failure never stops the others.
+    /// - Returns: the payloads with what each turned out to be.
+    /// - Throws: only when the folder or a page cannot be written.
+    func write() throws -> [PreviewPayload] {
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let pages = try TemplateLibrary(templates: PreviewPageTemplates.sources)
+        let style = (try? renderer.library.render("reco-style", .null)) ?? ""
+        var payloads: [PreviewPayload] = []
+        var usedPages: Set<String> = ["index.html"]
+        for file in files {
+            var page = PreviewPayload.pageName(for: file)
+            var suffix = 2
+            while usedPages.contains(page) { page = PreviewPayload.pageName(for: file, suffix: suffix); suffix += 1 }
+            usedPages.insert(page)
+            var payload = PreviewPayload.read(file, page: page)
+            var html: String
+            do {
+                html = try pages.render("preview-payload", .context(pageContext(&payload, style: style)))
+            } catch {
+                payload.outcome = .failed("rendering its page failed: \(error)")
+                html = (try? pages.render("preview-payload", .context(pageContext(&payload, style: style)))) ?? "\(error)"
+            }
+            try Data(html.utf8).write(to: output.appendingPathComponent(page))
+            payloads.append(payload)
+        }
+        let index = try pages.render("preview-index", .context(indexContext(payloads)))
+        try Data(index.utf8).write(to: output.appendingPathComponent("index.html"))
+        return payloads
+    }
+
+    private func indexContext(_ payloads: [PreviewPayload]) -> JSONValue {
+        let widgets = payloads.flatMap(\.widgets)
+        return [
+            "payloadCount": .number(JSONNumber(payloads.count)),
+            "widgetCount": .number(JSONNumber(widgets.count)),
+            "productCount": .number(JSONNumber(widgets.reduce(0) { $0 + $1.items.count })),
+            "templateList": .string((Self.htmlTemplates.map(\.name) + ["text"]).joined(separator: ", ")),
+            "payloads": .array(payloads.map { payload in
+                let report = payload.report
+                return [
+                    "name": .string(payload.name),
+                    "file": .string(payload.file),
+                    "page": .string(payload.page),
+                    "vendor": .string(payload.vendor ?? "—"),
+                    "status": .string(payload.status.text),
+                    "statusClass": .string(payload.status.tone),
+                    "widgetSummary": .string(payload.widgets.isEmpty ? "—" : "\(plural(payload.widgets.count, "widget")), \(plural(payload.widgets.reduce(0) { $0 + $1.items.count }, "product"))"),
+                    "reportSummary": .string(report.failures.isEmpty && report.notices.isEmpty ? "—" : "\(plural(report.failures.count, "failure")), \(plural(report.notices.count, "notice"))"),
+                ]
+            }),
+        ]
+    }
+
+    /// The page's values; a widget that fails to render turns the payload into a failure.
+    private func pageContext(_ payload: inout PreviewPayload, style: String) throws -> JSONValue {
+        let report = payload.report
+        var widgets: [JSONValue] = []
+        for (index, widget) in payload.widgets.enumerated() {
+            widgets.append(try widgetContext(widget, index: index + 1))
+        }
+        var explanation: JSONValue = .null
+        var detail: JSONValue = .null
+        switch payload.outcome {
+        case .recommendations(let reply) where reply.widgets.isEmpty:
+            explanation = "A recommendation reply with no widget to show: no campaign answered, or every block ended up empty (see the report)."
+        case .recommendations: break
+        case .vendorError(let error):
+            explanation = .string("An error reply from \(payload.vendor ?? "the vendor"), not recommendations: \(error.vendorCode ?? "error"). A caller gets it as a PayloadError of kind vendorError:")
+            detail = .string(error.description)
+        case .other(let description):
+            explanation = .string("This is \(description.kind.title). It carries no recommendations, so there is nothing to render; this is what it holds, decoded by the vendor's rules:")
+            detail = .string(description.lines.joined(separator: "\n"))
+        case .failed(let reason):
+            explanation = "This payload could not be previewed."
+            detail = .string(reason)
+        }
+        return [
+            "name": .string(payload.name),
+            "file": .string(payload.file),
+            "vendor": .string(payload.vendor ?? "unknown vendor"),
+            "status": .string(payload.status.text),
+            "statusClass": .string(payload.status.tone),
+            "style": .string(style),
+            "explanation": explanation,
+            "detail": detail,
+            "hasReport": .bool(!report.failures.isEmpty || !report.notices.isEmpty),
+            "reportOpen": .bool(report.failures.count + report.notices.count <= 5),
+            "reportSummary": .string("\(plural(report.failures.count, "failure")), \(plural(report.notices.count, "notice"))"),
+            "failures": .array(report.failures.map { .string($0.description) }),
+            "notices": .array(report.notices.map { .string($0.description) }),
+            "hasWidgets": .bool(!widgets.isEmpty),
+            "widgets": .array(widgets),
+        ]
+    }
+
+    private func widgetContext(_ widget: Widget<RawProduct>, index: Int) throws -> JSONValue {
+        let anchor = "widget-\(index)"
+        var renderings: [JSONValue] = []
+        for template in Self.htmlTemplates {
+            let html = try renderer.render(widget, template: template.name, blockId: "\(anchor)-\(template.name)", includeStyles: false)
+            renderings.append([
+                "template": .string(template.name), "note": .string(template.note), "wide": .bool(template.wide),
+                "mail": .bool(template.name == "email"), "html": .string(html),
+            ])
+        }
+        let text = try renderer.render(widget, template: "text")
+        renderings.append(["template": "text", "note": "plain text, not escaped", "wide": false, "text": .string(text)])
+        let requests = PreviewTracking.requests(for: widget)
+        let heading = widget.title.allSatisfy(\.isWhitespace) ? "Widget \(index) (no title)" : "\(index). \(widget.title)"
+        return [
+            "anchor": .string(anchor),
+            "heading": .string(heading),
+            "tocLabel": .string(widget.title.allSatisfy(\.isWhitespace) ? "Widget \(index) (no title)" : widget.title),
+            "vendor": .string(widget.vendor.rawValue),
+            "instanceId": .string(widget.instanceId),
+            "interactionId": .string(widget.interactionId),
+            "productCount": .number(JSONNumber(widget.items.count)),
+            "path": .string(widget.path.description),
+            "renderings": .array(renderings),
+            "trackingNote": requests == nil ? .string(PreviewTracking.unavailableNote) : .null,
+            "requests": .array((requests ?? []).map { ["label": .string($0.label), "request": .string($0.text)] }),
+        ]
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import RecoKit
+import RecoVendors
+
+/// A payload file read from disk and decoded by whichever vendor's format it is in.
+struct PayloadFile {
+    /// The path as given.
+    let path: String
+    /// The name used in messages (`<stdin>` for `-`).
+    var displayName: String { path == "-" ? "<stdin>" : path }
+    /// The file name without `.json`.
+    var name: String { URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent }
+
+    /// Reads and decodes the file.
+    /// - Throws: ``PayloadError`` naming the file: unreadable, invalid JSON with line and column, a
+    ///   vendor's error reply, or a document that is no recommendation reply.
+    func decode(language: String? = nil, variantId: RetenoVariantId? = nil, title: String = "") throws(PayloadError) -> Recommendations<RawProduct> {
+        try decode(read(), language: language, variantId: variantId, title: title)
+    }
+
+    /// The file's bytes (standard input for `-`).
+    /// - Throws: ``PayloadError`` `unreadable`, naming the file.
+    func read() throws(PayloadError) -> Data {
+        do {
+            return try path == "-" ? FileHandle.standardInput.readToEnd() ?? Data() : Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw PayloadError.unreadable(file: displayName, reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    /// Decodes bytes read from this file.
+    /// - Throws: ``PayloadError`` naming the file.
+    /// - Parameters: see ``VendorPayloads/decode(_:vendor:language:variantId:title:)``.
+    func decode(_ data: Data, language: String? = nil, variantId: RetenoVariantId? = nil, title: String = "") throws(PayloadError) -> Recommendations<RawProduct> {
+        do {
+            return try VendorPayloads.decode(data, language: language, variantId: variantId, title: title)
+        } catch {
+            throw error.inFile(displayName)
+        }
+    }
+}

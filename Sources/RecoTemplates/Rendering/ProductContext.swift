@@ -1,0 +1,95 @@
+import Foundation
+
+/// What a template sees for one product: every raw field the vendor sent, plus computed values.
+///
+/// Values are worked out when a template asks for them, from the ``WidgetItem``'s raw product; no
+/// dictionary is built per product. Only the prices are worked out once, when the context is made,
+/// because a template asks for several of them. A computed name wins over a raw field of the same name.
+///
+/// | key | value |
+/// |---|---|
+/// | any raw field | as sent (`{{brand}}`, `{{params.color}}`, `{{#categories}}…{{/categories}}`) |
+/// | `productId` | the product's id, as text (tracking: `data-reco-product-id`) |
+/// | `position` | 1-based position in the block (tracking: `data-reco-position`) |
+/// | `first`, `last` | whether this is the first / last product of the block |
+/// | `displayName` | `name`, else `title`, else the product id |
+/// | `link` | `url`, else `productUrl`, `link`, `mUrl`: the first non-blank one, if ``SafeLink`` allows it (a `//host` link gets `https:`) |
+/// | `imageSource` | like `link`, from `image`, else `imageUrl`, `imageM`, `imageL`, `imageS`, `imageXL`, `imageXS`, `image_url`, `picture` |
+/// | `displayPrice` | see ``ProductPrice``: `priceText`, else `price` formatted for its currency |
+/// | `hasDiscount` | true when `oldPrice` is greater than `price` |
+/// | `displayOldPrice` | the old price as shown, when there is a discount |
+/// | `discountPercent` | the discount in whole percent, when there is one |
+public struct ProductContext: TemplateContext {
+    /// The product as the vendor sent it.
+    public let raw: RawProduct
+    /// 1-based position in the block.
+    public let position: Int
+    /// How many products the block has.
+    public let count: Int
+    /// The currency assumed for a product without a `currency` field.
+    public let defaultCurrency: String?
+    /// The product's prices.
+    public let price: ProductPrice
+
+    /// The context of one product of a block of `count` products.
+    public init(raw: RawProduct, position: Int, count: Int, defaultCurrency: String? = nil) {
+        self.raw = raw
+        self.position = position
+        self.count = count
+        self.defaultCurrency = defaultCurrency
+        self.price = ProductPrice(raw, defaultCurrency: defaultCurrency)
+    }
+
+    /// The context of an item of a widget.
+    public init<P>(_ item: WidgetItem<P>, in widget: Widget<P>, defaultCurrency: String? = nil) {
+        self.init(raw: item.raw, position: item.position, count: widget.items.count, defaultCurrency: defaultCurrency)
+    }
+
+    /// The keys computed from the raw fields, in the order of the table above.
+    public static let computedKeys: [String] = [
+        "productId", "position", "first", "last", "displayName", "link", "imageSource",
+        "displayPrice", "hasDiscount", "displayOldPrice", "discountPercent",
+    ]
+
+    static let linkFields = ["url", "productUrl", "link", "mUrl"]
+    static let imageFields = ["image", "imageUrl", "imageM", "imageL", "imageS", "imageXL", "imageXS", "image_url", "picture"]
+
+    /// The value a template sees under `key` for the product; nil lets the lookup continue down the stack.
+    public func value(forKey key: String) -> TemplateValue? {
+        switch key {
+        case "productId": return .string(raw.productId)
+        case "position": return .number(JSONNumber(position))
+        case "first": return .bool(position == 1)
+        case "last": return .bool(position == count)
+        case "displayName": return .string(firstText(of: ["name", "title"]) ?? raw.productId)
+        case "link": return safeLink(from: Self.linkFields)
+        case "imageSource": return safeLink(from: Self.imageFields)
+        case "displayPrice": return price.text.map(TemplateValue.string) ?? .null
+        case "hasDiscount": return .bool(price.oldText != nil)
+        case "displayOldPrice": return price.oldText.map(TemplateValue.string) ?? .null
+        case "discountPercent": return price.discountPercent.map { .number(JSONNumber($0)) } ?? .null
+        default: return raw.fields[key].map(TemplateValue.init)
+        }
+    }
+
+    private func safeLink(from fields: [String]) -> TemplateValue {
+        guard let link = firstText(of: fields), SafeLink.isAllowed(link) else { return .null }
+        return .string(Self.absolute(link))
+    }
+
+    private func firstText(of fields: [String]) -> String? {
+        for field in fields {
+            guard let text = raw.fields[field]?.stringValue, let first = text.first, let last = text.last else { continue }
+            if !first.isWhitespace && !last.isWhitespace { return text }
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !trimmed.isEmpty { return trimmed }
+        }
+        return nil
+    }
+
+    /// A protocol-relative link (`//cdn.example.com/a.jpg`, as Segmentify sends) made absolute with
+    /// https, so it also works in e-mail and plain text.
+    static func absolute(_ link: String) -> String {
+        link.hasPrefix("//") ? "https:" + link : link
+    }
+}

@@ -1,0 +1,74 @@
+/// What a template sees for one block: the widget's fields and its products.
+///
+/// | key | value |
+/// |---|---|
+/// | `title`, `hasTitle` | the block's title; whether it is not blank |
+/// | `instanceId`, `interactionId`, `vendor` | the tracking attributes of the block |
+/// | `productCount` | how many products the block has |
+/// | `products` | the products in order, each a ``ProductContext`` |
+/// | `blockId` | an HTML id for the block, unique on the page (`reco-` and the instance id by default) |
+/// | `includeStyles` | whether the block writes the shared `<style>` (only the first block of a page does) |
+///
+/// Works for a widget of any product model: products are read from each item's raw fields.
+public struct WidgetContext<Product: RecommendableProduct>: TemplateContext {
+    /// The block.
+    public let widget: Widget<Product>
+    /// The HTML id of the block.
+    public let blockId: String
+    /// Whether the block writes the shared stylesheet.
+    public let includeStyles: Bool
+    /// The currency assumed for a product without a `currency` field.
+    public let defaultCurrency: String?
+
+    /// The context of a widget.
+    /// - Parameters:
+    ///   - blockId: the HTML id; by default `reco-` and the instance id, reduced to letters, digits, `-` and `_`.
+    ///   - includeStyles: whether the block's template writes the shared `<style>`.
+    ///   - defaultCurrency: the currency code assumed for a product without a `currency` field.
+    public init(_ widget: Widget<Product>, blockId: String? = nil, includeStyles: Bool = true, defaultCurrency: String? = nil) {
+        self.widget = widget
+        self.blockId = blockId ?? Self.htmlId(for: widget.instanceId)
+        self.includeStyles = includeStyles
+        self.defaultCurrency = defaultCurrency
+    }
+
+    /// The keys this context answers.
+    public static var keys: [String] {
+        ["title", "hasTitle", "instanceId", "interactionId", "vendor", "productCount", "products", "blockId", "includeStyles"]
+    }
+
+    /// The value a template sees under `key` for the block; nil lets the lookup continue down the stack.
+    public func value(forKey key: String) -> TemplateValue? {
+        switch key {
+        case "title": .string(widget.title)
+        case "hasTitle": .bool(!widget.title.allSatisfy(\.isWhitespace))
+        case "instanceId": .string(widget.instanceId)
+        case "interactionId": .string(widget.interactionId)
+        case "vendor": .string(widget.vendor.rawValue)
+        case "productCount": .number(JSONNumber(widget.items.count))
+        case "products": .list(productValues)
+        case "blockId": .string(blockId)
+        case "includeStyles": .bool(includeStyles)
+        default: nil
+        }
+    }
+
+    private var productValues: [TemplateValue] {
+        let count = widget.items.count
+        return widget.items.map { item in
+            .context(ProductContext(raw: item.raw, position: item.position, count: count, defaultCurrency: defaultCurrency))
+        }
+    }
+
+    /// `reco-` and the text reduced to ASCII letters, digits, `-` and `_` (anything else becomes `-`).
+    public static func htmlId(for text: String) -> String {
+        var id = "reco-"
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "-", "_": id.unicodeScalars.append(scalar)
+            default: id.unicodeScalars.append("-")
+            }
+        }
+        return id
+    }
+}

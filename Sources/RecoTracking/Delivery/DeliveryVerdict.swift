@@ -1,0 +1,58 @@
+import Foundation
+
+/// What a destination concludes from a reply to a batch.
+///
+/// The engine acts on it: ``delivered`` forgets the batch; ``retry(after:)`` backs off (pausing only
+/// this destination); ``rejected(reason:)`` bisects a multi-event batch and dead-letters a single event
+/// with the reason; ``tooLarge`` splits; ``misconfigured(reason:)`` keeps every event and pauses for the
+/// retry policy's longest delay, because the fault is the sender's setup, not the events.
+public struct DeliveryVerdict: Sendable, Hashable, CustomStringConvertible {
+    enum Base: Hashable, Sendable {
+        case delivered
+        case retry(after: Duration?)
+        case rejected(reason: String)
+        case tooLarge
+        case misconfigured(reason: String)
+    }
+
+    let base: Base
+
+    /// The vendor stored the batch.
+    public static let delivered = DeliveryVerdict(base: .delivered)
+    /// A passing fault (network, 408, 429, 5xx); `after` is the vendor's `Retry-After`, used as a floor.
+    public static func retry(after: Duration? = nil) -> DeliveryVerdict { DeliveryVerdict(base: .retry(after: after)) }
+    /// Some event of the batch is bad (400, 422, Segmentify NO_USERID, BAD_INPUT…).
+    public static func rejected(reason: String) -> DeliveryVerdict { DeliveryVerdict(base: .rejected(reason: reason)) }
+    /// The batch is too large (413).
+    public static let tooLarge = DeliveryVerdict(base: .tooLarge)
+    /// The request can never succeed as configured (wrong key, account, origin or URL).
+    public static func misconfigured(reason: String) -> DeliveryVerdict { DeliveryVerdict(base: .misconfigured(reason: reason)) }
+
+    /// The HTTP rules every vendor shares: 2xx delivered; network-like 408, 429 and 5xx (except 501 and
+    /// 505) retried with `Retry-After`; 413 too large; 400 and 422 rejected with the body as reason;
+    /// anything else (401, 403, 404, 501, 505…) misconfigured.
+    public static func standard(for reply: TrackingReply, now: Date) -> DeliveryVerdict {
+        switch reply.status {
+        case 200..<300: return .delivered
+        case 408, 429: return .retry(after: reply.retryAfter(now: now))
+        case 501, 505: return .misconfigured(reason: "HTTP \(reply.status): \(reply.bodyText())")
+        case 500..<600: return .retry(after: reply.retryAfter(now: now))
+        case 413: return .tooLarge
+        case 400, 422: return .rejected(reason: "HTTP \(reply.status): \(reply.bodyText())")
+        default: return .misconfigured(reason: "HTTP \(reply.status): \(reply.bodyText())")
+        }
+    }
+
+    /// Whether the batch was stored.
+    public var isDelivered: Bool { base == .delivered }
+
+    public var description: String {
+        switch base {
+        case .delivered: "delivered"
+        case .retry(let after): after.map { "retry after \($0)" } ?? "retry"
+        case .rejected(let reason): "rejected: \(reason)"
+        case .tooLarge: "too large"
+        case .misconfigured(let reason): "misconfigured: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Where a tracker delivers: a vendor's tracking endpoint. The one extension point a new vendor implements.
+///
+/// The engine journals ``TrackedEvent``s and, at send time, asks the destination to encode a batch
+/// into a request and to judge the reply. It never knows a vendor's format.
+public protocol TrackingDestination: Sendable {
+    /// A short name for messages and statistics (`segmentify`).
+    var name: String { get }
+    /// Batch limits the vendor accepts.
+    var limits: DestinationLimits { get }
+    /// Refuses interactions the vendor cannot take (missing user, unsupported kind). Called in `track`.
+    func validate(_ interaction: Interaction) throws(InteractionError)
+    /// A reason to dead-letter an event instead of sending it (for example older than the vendor keeps), or nil.
+    func screen(_ event: TrackedEvent, now: Date) -> String?
+    /// The request that delivers `events`, built at send time.
+    func request(for events: [TrackedEvent]) -> TrackingRequest
+    /// What the reply means for the batch of `eventCount` events.
+    func verdict(for reply: TrackingReply, eventCount: Int, now: Date) -> DeliveryVerdict
+}
+
+extension TrackingDestination {
+    /// No screening by default.
+    public func screen(_ event: TrackedEvent, now: Date) -> String? { nil }
+    /// The shared HTTP rules by default (``DeliveryVerdict/standard(for:now:)``).
+    public func verdict(for reply: TrackingReply, eventCount: Int, now: Date) -> DeliveryVerdict {
+        .standard(for: reply, now: now)
+    }
+}
+
+/// How large a batch a destination takes.
+public struct DestinationLimits: Sendable, Hashable {
+    /// Most events in one request.
+    public var maxEvents: Int
+    /// Most journaled bytes in one request (an estimate of the body; a 413 splits anyway).
+    public var maxBytes: Int
+
+    /// Limits.
+    public init(maxEvents: Int, maxBytes: Int) {
+        self.maxEvents = max(1, maxEvents)
+        self.maxBytes = max(1, maxBytes)
+    }
+}

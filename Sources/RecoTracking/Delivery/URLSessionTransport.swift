@@ -1,0 +1,76 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The HTTP transport over Foundation's `URLSession`: one shared session for every tracker, no
+/// cookies or cache, a per-request timeout, and cancellation that aborts the request.
+public final class URLSessionTransport: Transport, @unchecked Sendable {
+    /// The transport all trackers share unless given another.
+    public static let shared = URLSessionTransport()
+
+    private let session: URLSession
+
+    /// A transport with its own session, allowing `connectionsPerHost` connections to one host.
+    public init(connectionsPerHost: Int = 8) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = connectionsPerHost
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        session = URLSession(configuration: configuration)
+    }
+
+    public func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        urlRequest.httpBody = request.body
+        urlRequest.timeoutInterval = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        for header in request.headers { urlRequest.setValue(header.value, forHTTPHeaderField: header.name) }
+        let box = TaskBox()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TrackingReply, any Error>) in
+                let task = session.dataTask(with: urlRequest) { data, response, error in
+                    if let error { continuation.resume(throwing: error); return }
+                    guard let http = response as? HTTPURLResponse else {
+                        continuation.resume(throwing: URLError(.badServerResponse))
+                        return
+                    }
+                    var headers: [String: String] = [:]
+                    for (key, value) in http.allHeaderFields {
+                        if let key = key as? String, let value = value as? String { headers[key] = value }
+                    }
+                    continuation.resume(returning: TrackingReply(status: http.statusCode, headers: headers, body: data ?? Data()))
+                }
+                box.set(task)
+                task.resume()
+            }
+        } onCancel: {
+            box.cancel()
+        }
+    }
+}
+
+/// Holds the data task so cancellation can reach it from another thread.
+private final class TaskBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: URLSessionDataTask?
+    private var cancelled = false
+
+    func set(_ task: URLSessionDataTask) {
+        lock.lock()
+        self.task = task
+        let cancelNow = cancelled
+        lock.unlock()
+        if cancelNow { task.cancel() }
+    }
+
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        let task = self.task
+        lock.unlock()
+        task?.cancel()
+    }
+}

@@ -1,0 +1,23 @@
+/// When an accepted event is safe on disk.
+///
+/// - ``strict``: `track` returns after the event's record is `fsync`ed. Concurrent callers share one
+///   `fsync` (group commit), so throughput grows with concurrency. Nothing accepted is lost, even on
+///   power loss.
+/// - ``batched(every:)``: `track` returns once the record is in the journal's buffer; a background
+///   commit writes and `fsync`s the buffer every interval (20 ms by default). **Loss window:** if the
+///   process is killed, or the machine loses power, events accepted during the last interval (plus the
+///   time of one write and `fsync`) can be lost. Call ``Tracker/commit()`` to close the window at a
+///   point of your choosing (`recokit relay` does so before every `accepted N` line).
+/// - ``memory``: no files at all; everything is lost when the process ends. Opt-in, for tests and
+///   benchmarks.
+public enum Durability: Sendable, Hashable {
+    /// `fsync` before `track` returns.
+    case strict
+    /// Group commit at the interval.
+    case batched(every: Duration)
+    /// No disk.
+    case memory
+
+    /// Batched with a 20 ms interval.
+    public static let batched = Durability.batched(every: .milliseconds(20))
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// Accepts interactions, journals them, and delivers them to one destination in batches, retrying
+/// until the vendor stores them or refuses them for a reason (then they are dead-lettered).
+///
+/// ```swift
+/// let tracker = try Tracker(destination: SegmentifyDestination(endpoint: url, apiKey: key, origin: "shop.example"),
+///                           configuration: TrackerConfiguration(journal: journalURL))
+/// try await tracker.track(.widgetView(of: widget, context: context))
+/// let summary = await tracker.shutdown(deadline: .seconds(5))
+/// ```
+///
+/// One tracker owns one journal directory and delivers to one destination; to deliver the same
+/// interactions to two vendors, run two trackers with two directories (each pauses on its own).
+/// Always call ``shutdown(deadline:)`` before dropping a tracker: its sender tasks keep it alive.
+public final class Tracker: Sendable {
+    /// Where events go.
+    public let destination: any TrackingDestination
+    /// How they are stored and sent.
+    public let configuration: TrackerConfiguration
+    /// What opening the journal found (torn tails, pending events).
+    public let recoveryReport: JournalRecoveryReport
+
+    let journal: Journal
+    let deadLetterStore: DeadLetterStore
+    let transport: any Transport
+    let clock: any TrackingClock
+    let run = UInt64.random(in: 1...UInt64.max)
+    let sequence = Locked<UInt64>(0)
+    let counters = Locked(TrackingStatistics())
+    let control = Locked(Control())
+
+    struct Control {
+        var pausedUntil = Date.distantPast
+        var forceFlush = false
+        var draining = false
+        var lastForcePush: ContinuousClock.Instant?
+        var tasks: [Task<Void, Never>] = []
+        var shutdown: Task<ShutdownSummary, Never>?
+    }
+
+    /// Opens (or creates) the journal, recovers what a previous run left, and starts delivering.
+    ///
+    /// - Throws: ``TrackingError`` when the journal cannot be opened or another process holds it.
+    public init(destination: any TrackingDestination, configuration: TrackerConfiguration,
+                transport: any Transport = URLSessionTransport.shared,
+                clock: any TrackingClock = SystemTrackingClock()) throws(TrackingError) {
+        guard configuration.durability == .memory || configuration.journal != nil else {
+            throw .configuration("a journal directory is needed unless durability is .memory")
+        }
+        self.destination = destination
+        self.configuration = configuration
+        self.transport = transport
+        self.clock = clock
+        let segmentBytes = max(4096, min(configuration.segmentBytes, configuration.maxJournalBytes / 4))
+        let directory = configuration.durability == .memory ? nil : configuration.journal
+        (journal, recoveryReport) = try Journal.open(directory: directory, durability: configuration.durability,
+                                                     maxBytes: configuration.maxJournalBytes, segmentBytes: segmentBytes)
+        deadLetterStore = try DeadLetterStore(directory: directory, durable: configuration.durability != .memory)
+        counters.withLock { $0.pending = recoveryReport.pendingEvents }
+        start()
+    }
+
+    private func start() {
+        var tasks: [Task<Void, Never>] = []
+        for _ in 0..<max(1, configuration.maxConcurrentRequests) {
+            tasks.append(Task.detached { [self] in await self.sendLoop() })
+        }
+        if case .batched(let interval) = configuration.durability {
+            tasks.append(Task.detached { [self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    do { try journal.commit() } catch { counters.withLock { $0.lastError = "\(error)" } }
+                }
+            })
+        }
+        control.withLock { $0.tasks = tasks }
+    }
+
+    /// Validates the interaction, gives it an id, and journals it.
+    ///
+    /// Returns the event's id once the event is as durable as ``TrackerConfiguration/durability`` says.
+    /// - Throws: ``TrackingError/invalid(_:)`` for a bad interaction, ``TrackingError/queueFull`` when
+    ///   the journal is at its limit, ``TrackingError/shutDown`` after shutdown began.
+    @discardableResult
+    public func track(_ interaction: Interaction) async throws(TrackingError) -> EventID {
+        do {
+            try interaction.checkShape()
+            try destination.validate(interaction)
+        } catch {
+            counters.withLock { $0.refusedInvalid += 1 }
+            throw .invalid(error)
+        }
+        let number = sequence.withLock { value -> UInt64 in
+            value += 1
+            return value
+        }
+        let id = EventID(run: run, sequence: number)
+        let end: JournalPosition
+        do {
+            end = try journal.append(EventCodec.encode(TrackedEvent(id: id, interaction: interaction)))
+        } catch {
+            if error.isQueueFull { counters.withLock { $0.refusedQueueFull += 1 } }
+            throw error
+        }
+        counters.withLock { $0.accepted += 1 }
+        if configuration.durability == .strict { try journal.makeDurable(upTo: end) }
+        if interaction.forcePush { try requestForcedFlush() }
+        return id
+    }
+
+    /// Tracks an interaction after checking it against the widget it names: the widget's instance id
+    /// and, for a click, a product the widget holds (the position is filled in from the widget).
+    @discardableResult
+    public func track<P>(_ interaction: Interaction, shownIn widget: Widget<P>) async throws(TrackingError) -> EventID {
+        var checked = interaction
+        do { try checked.check(against: widget) } catch {
+            counters.withLock { $0.refusedInvalid += 1 }
+            throw .invalid(error)
+        }
+        return try await track(checked)
+    }
+
+    private func requestForcedFlush() throws(TrackingError) {
+        let allowed = control.withLock { state -> Bool in
+            if let last = state.lastForcePush, last.duration(to: .now) < configuration.forcePushInterval { return false }
+            state.lastForcePush = .now
+            return true
+        }
+        guard allowed else { return }
+        try journal.commit()
+        control.withLock { $0.forceFlush = true }
+    }
+
+    /// Makes every accepted event durable now (in `batched` mode, closes the loss window).
+    public func commit() async throws(TrackingError) { try journal.commit() }
+
+    /// Sends what the journal holds now, without waiting for full batches.
+    public func flush() async throws(TrackingError) {
+        try journal.commit()
+        control.withLock { $0.forceFlush = true }
+    }
+
+    /// The counters and the journal's state.
+    public var statistics: TrackingStatistics {
+        var snapshot = counters.withLock { $0 }
+        snapshot.pending = journal.pendingCount
+        snapshot.journalBytes = journal.bytes
+        return snapshot
+    }
+
+    /// The dead letters on disk, oldest first.
+    public func deadLetters() throws(TrackingError) -> [DeadLetter] { try deadLetterStore.list().map(\.letter) }
+
+    /// Moves every dead letter back into the journal (same ids) for another try; returns how many.
+    @discardableResult
+    public func requeueDeadLetters() throws(TrackingError) -> Int {
+        let letters = try deadLetterStore.list()
+        for letter in letters { _ = try journal.append(letter.payload) }
+        try journal.commit()
+        try deadLetterStore.removeAll()
+        return letters.count
+    }
+}

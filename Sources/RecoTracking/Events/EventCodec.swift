@@ -1,0 +1,137 @@
+import Foundation
+
+/// The journal's binary form of a ``TrackedEvent``: compact and quick to write on the `track` path.
+///
+/// Layout (version 1): version byte; run and sequence (8 bytes each, little endian); occurred in
+/// epoch milliseconds (8 bytes); kind; flags; position (varint); then the strings instanceId,
+/// interactionId, productId, userId, sessionId, lang, currency, pageUrl, region, os, device and the
+/// params as JSON text, each as a varint of (length + 1) and UTF-8 bytes, 0 meaning absent.
+enum EventCodec {
+    private static let version: UInt8 = 1
+    private static let kinds = Interaction.Kind.allCases
+    private static let phases = Interaction.SearchPhase.allCases
+
+    static func encode(_ event: TrackedEvent) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(160)
+        let interaction = event.interaction
+        let context = interaction.context
+        out.append(version)
+        putFixed(event.id.run, &out)
+        putFixed(event.id.sequence, &out)
+        putFixed(UInt64(bitPattern: Int64((interaction.occurred.timeIntervalSince1970 * 1000).rounded(.down))), &out)
+        out.append(UInt8(kinds.firstIndex(of: interaction.kind)!))
+        var flags: UInt8 = 0
+        if interaction.forcePush { flags |= 1 }
+        if let testMode = context.testMode { flags |= testMode ? 6 : 2 }
+        if let phase = interaction.searchPhase { flags |= phase == .beforeSearch ? 8 : 16 }
+        out.append(flags)
+        putVarint(interaction.position.map { UInt64(max(0, $0)) + 1 } ?? 0, &out)
+        putString(interaction.instanceId, &out)
+        putString(interaction.interactionId, &out)
+        putString(interaction.productId, &out)
+        putString(context.userId, &out)
+        putString(context.sessionId, &out)
+        putString(context.lang, &out)
+        putString(context.currency, &out)
+        putString(context.pageUrl, &out)
+        putString(context.region, &out)
+        putString(context.os, &out)
+        putString(context.device, &out)
+        putString(context.params.isEmpty ? nil : JSONWriter.string(.object(context.params)), &out)
+        return out
+    }
+
+    static func decode(_ bytes: ArraySlice<UInt8>) throws(TrackingError) -> TrackedEvent {
+        var reader = Reader(bytes: bytes)
+        guard let first = reader.byte(), first == version else { throw .journal("unknown event record version") }
+        guard let run = reader.fixed(), let sequence = reader.fixed(), let millis = reader.fixed(),
+              let kindIndex = reader.byte(), Int(kindIndex) < kinds.count, let flags = reader.byte(),
+              let position = reader.varint() else { throw .journal("truncated event record") }
+        var strings: [String?] = []
+        for _ in 0..<12 {
+            guard let string = reader.string() else { throw .journal("truncated event record") }
+            strings.append(string)
+        }
+        var params: [String: JSONValue] = [:]
+        if let text = strings[11], let object = (try? JSONValue(parsing: text))?.objectValue { params = object }
+        let context = InteractionContext(userId: strings[3], sessionId: strings[4], lang: strings[5], currency: strings[6],
+                                         pageUrl: strings[7], region: strings[8],
+                                         testMode: flags & 2 != 0 ? flags & 4 != 0 : nil,
+                                         os: strings[9], device: strings[10], params: params)
+        let phase: Interaction.SearchPhase? = flags & 8 != 0 ? .beforeSearch : flags & 16 != 0 ? .search : nil
+        let interaction = Interaction(kind: kinds[Int(kindIndex)], instanceId: strings[0] ?? "", interactionId: strings[1] ?? "",
+                                      productId: strings[2], position: position == 0 ? nil : Int(position - 1), searchPhase: phase,
+                                      context: context,
+                                      occurred: Date(timeIntervalSince1970: Double(Int64(bitPattern: millis)) / 1000),
+                                      forcePush: flags & 1 != 0)
+        return TrackedEvent(id: EventID(run: run, sequence: sequence), interaction: interaction)
+    }
+
+    private static func putFixed(_ value: UInt64, _ out: inout [UInt8]) {
+        for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
+
+    private static func putVarint(_ number: UInt64, _ out: inout [UInt8]) {
+        var value = number
+        while value >= 0x80 {
+            out.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        out.append(UInt8(value))
+    }
+
+    private static func putString(_ optional: String?, _ out: inout [UInt8]) {
+        guard var value = optional else { out.append(0); return }
+        value.withUTF8 { utf8 in
+            putVarint(UInt64(utf8.count) + 1, &out)
+            out.append(contentsOf: utf8)
+        }
+    }
+
+    private struct Reader {
+        let bytes: ArraySlice<UInt8>
+        var index: Int
+
+        init(bytes: ArraySlice<UInt8>) {
+            self.bytes = bytes
+            self.index = bytes.startIndex
+        }
+
+        mutating func byte() -> UInt8? {
+            guard index < bytes.endIndex else { return nil }
+            defer { index += 1 }
+            return bytes[index]
+        }
+
+        mutating func fixed() -> UInt64? {
+            guard index + 8 <= bytes.endIndex else { return nil }
+            var value: UInt64 = 0
+            for offset in 0..<8 { value |= UInt64(bytes[index + offset]) << UInt64(offset * 8) }
+            index += 8
+            return value
+        }
+
+        mutating func varint() -> UInt64? {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while let next = byte() {
+                value |= UInt64(next & 0x7F) << shift
+                if next < 0x80 { return value }
+                shift += 7
+                if shift > 63 { return nil }
+            }
+            return nil
+        }
+
+        /// nil when truncated; .some(nil) for an absent string.
+        mutating func string() -> String?? {
+            guard let marker = varint() else { return nil }
+            if marker == 0 { return .some(nil) }
+            let length = Int(marker - 1)
+            guard index + length <= bytes.endIndex else { return nil }
+            defer { index += length }
+            return .some(String(decoding: bytes[index..<(index + length)], as: UTF8.self))
+        }
+    }
+}

@@ -1,0 +1,50 @@
+/// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), the checksum of every journal record.
+///
+/// Slicing-by-4 over a table built once; `CRC32.checksum("123456789".utf8)` is `0xCBF43926`.
+public enum CRC32 {
+    private static let tables: [[UInt32]] = {
+        var first = [UInt32](repeating: 0, count: 256)
+        for index in 0..<256 {
+            var value = UInt32(index)
+            for _ in 0..<8 { value = value & 1 == 1 ? (value >> 1) ^ 0xEDB8_8320 : value >> 1 }
+            first[index] = value
+        }
+        var tables = [first]
+        for level in 1..<4 {
+            var table = [UInt32](repeating: 0, count: 256)
+            for index in 0..<256 {
+                let previous = tables[level - 1][index]
+                table[index] = (previous >> 8) ^ first[Int(previous & 0xFF)]
+            }
+            tables.append(table)
+        }
+        return tables
+    }()
+    private static let flat: [UInt32] = tables.flatMap { $0 }
+
+    /// The checksum of `bytes`.
+    public static func checksum<Bytes: Sequence>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
+        if let fast = bytes.withContiguousStorageIfAvailable({ checksum($0) }) { return fast }
+        return checksum(Array(bytes))
+    }
+
+    /// The checksum of the bytes in `buffer`.
+    public static func checksum(_ buffer: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        flat.withUnsafeBufferPointer { table in
+            var crc: UInt32 = 0xFFFF_FFFF
+            var index = 0
+            let count = buffer.count
+            while index + 4 <= count {
+                crc ^= UInt32(buffer[index]) | UInt32(buffer[index + 1]) << 8 | UInt32(buffer[index + 2]) << 16 | UInt32(buffer[index + 3]) << 24
+                crc = table[768 + Int(crc & 0xFF)] ^ table[512 + Int((crc >> 8) & 0xFF)]
+                    ^ table[256 + Int((crc >> 16) & 0xFF)] ^ table[Int(crc >> 24)]
+                index += 4
+            }
+            while index < count {
+                crc = (crc >> 8) ^ table[Int((crc ^ UInt32(buffer[index])) & 0xFF)]
+                index += 1
+            }
+            return crc ^ 0xFFFF_FFFF
+        }
+    }
+}

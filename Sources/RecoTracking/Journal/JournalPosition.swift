@@ -1,0 +1,15 @@
+/// A place in the journal: a segment number and a byte offset in it.
+struct JournalPosition: Hashable, Comparable, Sendable {
+    var segment: UInt64
+    var offset: Int
+
+    static func < (lhs: JournalPosition, rhs: JournalPosition) -> Bool {
+        (lhs.segment, lhs.offset) < (rhs.segment, rhs.offset)
+    }
+}
+
+/// Records taken from the journal for one delivery; acknowledged as a whole.
+struct JournalBatch: Sendable {
+    let start: JournalPosition
+    let payloads: [ArraySlice<UInt8>]
+}

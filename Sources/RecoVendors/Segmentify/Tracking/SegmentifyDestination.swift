@@ -1,0 +1,70 @@
+import Foundation
+import RecoTracking
+
+/// Delivers interactions to Segmentify's events endpoint:
+/// `POST {dataCenterUrl}/add/events/v1.json?apiKey={apiKey}` with a JSON array of `INTERACTION` events
+/// and the headers `Content-Type` and `Accept: application/json` and `Origin: {subDomain}`.
+///
+/// ```swift
+/// let destination = SegmentifyDestination(dataCenter: URL(string: "https://gandalf.segmentify.com")!,
+///                                         apiKey: "8157d334-…", origin: "shop.example")
+/// ```
+///
+/// Every event needs a `userId` and `sessionId`; `track` refuses one without. Replies are judged by
+/// HTTP status first, then by the body's `statusCode` (see ``SegmentifyReplyCode``).
+public struct SegmentifyDestination: TrackingDestination {
+    /// The data center base URL (a local server in tests).
+    public var dataCenter: URL
+    /// The account's API key.
+    public var apiKey: String
+    /// The account's domain, sent as `Origin`.
+    public var origin: String
+    /// Whether each event carries the tracker's id in `params.eventId`. Default true.
+    public var includeEventIds: Bool
+    public var limits: DestinationLimits
+
+    /// A destination; batches hold at most `maxEvents` events (default 100).
+    public init(dataCenter: URL, apiKey: String, origin: String, includeEventIds: Bool = true, maxEvents: Int = 100) {
+        self.dataCenter = dataCenter
+        self.apiKey = apiKey
+        self.origin = origin
+        self.includeEventIds = includeEventIds
+        self.limits = DestinationLimits(maxEvents: maxEvents, maxBytes: 512 * 1024)
+    }
+
+    public var name: String { "segmentify" }
+
+    /// The events URL with the API key.
+    public var eventsURL: URL {
+        var components = URLComponents(url: dataCenter.appendingPathComponent("add/events/v1.json"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [URLQueryItem(name: "apiKey", value: apiKey)]
+        return components.url!
+    }
+
+    public func validate(_ interaction: Interaction) throws(InteractionError) {
+        guard let userId = interaction.context.userId, !userId.isEmpty else { throw .missingField("userId", for: interaction.kind) }
+        guard let sessionId = interaction.context.sessionId, !sessionId.isEmpty else {
+            throw .missingField("sessionId", for: interaction.kind)
+        }
+        if interaction.kind == .impression || interaction.kind == .widgetView, interaction.interactionId.isEmpty {
+            throw .missingField("interactionId", for: interaction.kind)
+        }
+    }
+
+    public func request(for events: [TrackedEvent]) -> TrackingRequest {
+        TrackingRequest(url: eventsURL,
+                        headers: [("Content-Type", "application/json"), ("Accept", "application/json"), ("Origin", origin)],
+                        body: SegmentifyEventEncoder.body(events, includeEventIds: includeEventIds))
+    }
+
+    public func verdict(for reply: TrackingReply, eventCount: Int, now: Date) -> DeliveryVerdict {
+        let standard = DeliveryVerdict.standard(for: reply, now: now)
+        // Passing faults stay passing whatever the body says.
+        if [408, 429].contains(reply.status) || (500..<600).contains(reply.status) { return standard }
+        if let body = try? JSONValue(parsing: reply.body), let code = body["statusCode"]?.stringValue,
+           let verdict = SegmentifyReplyCode.verdict(code: code) {
+            return verdict
+        }
+        return standard
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import RecoTracking
+
+/// Writes interactions as Segmentify `INTERACTION` events.
+///
+/// - impression / widget-view: `instanceId` and `interactionId` of the block.
+/// - click: `interactionId` is the product id; when the block's `instanceId` starts with `fcs_`
+///   (faceted search), `|product` is appended to it, as Segmentify's iOS SDK does.
+/// - search click: a `click` with `instanceId` `bs_product` before the search, `product` after it, and
+///   the product id as `interactionId`.
+///
+/// The common fields (`userId`, `sessionId`, `lang`, `currency`, `pageUrl`, `testMode`, `region`,
+/// `os`, `device`) are sent when set. The tracker's event id goes in `params.eventId` (Segmentify's
+/// documented free-form object), so a receiver can recognise a re-sent duplicate.
+public enum SegmentifyEventEncoder {
+    /// The event as a JSON object.
+    public static func event(_ event: TrackedEvent, includeEventId: Bool = true) -> JSONValue {
+        let interaction = event.interaction
+        let context = interaction.context
+        var fields: [String: JSONValue] = ["name": "INTERACTION"]
+        switch interaction.kind {
+        case .impression, .widgetView:
+            fields["type"] = .string(interaction.kind == .impression ? "impression" : "widget-view")
+            fields["instanceId"] = .string(interaction.instanceId)
+            fields["interactionId"] = .string(interaction.interactionId)
+        case .click:
+            let productId = interaction.productId ?? ""
+            fields["type"] = "click"
+            fields["instanceId"] = .string(interaction.instanceId)
+            fields["interactionId"] = .string(interaction.instanceId.hasPrefix("fcs_") ? productId + "|product" : productId)
+        case .searchClick:
+            fields["type"] = "click"
+            fields["instanceId"] = .string(searchInstanceId(interaction))
+            fields["interactionId"] = .string(interaction.productId ?? "")
+        }
+        let optional: [(String, String?)] = [("userId", context.userId), ("sessionId", context.sessionId), ("lang", context.lang),
+                                             ("currency", context.currency), ("pageUrl", context.pageUrl), ("region", context.region),
+                                             ("os", context.os), ("device", context.device)]
+        for (key, value) in optional { if let value { fields[key] = .string(value) } }
+        if let testMode = context.testMode { fields["testMode"] = .bool(testMode) }
+        var params = context.params
+        if includeEventId { params["eventId"] = .string(event.id.description) }
+        if !params.isEmpty { fields["params"] = .object(params) }
+        return .object(fields)
+    }
+
+    /// A batch as the JSON array Segmentify's events endpoint takes.
+    public static func body(_ events: [TrackedEvent], includeEventIds: Bool = true) -> Data {
+        var text = "["
+        for (index, event) in events.enumerated() {
+            if index > 0 { text += "," }
+            JSONWriter.write(self.event(event, includeEventId: includeEventIds), to: &text)
+        }
+        text += "]"
+        return Data(text.utf8)
+    }
+
+    /// `bs_product` before a search, `product` after it, unless the interaction names its own.
+    static func searchInstanceId(_ interaction: Interaction) -> String {
+        if !interaction.instanceId.isEmpty { return interaction.instanceId }
+        return interaction.searchPhase == .beforeSearch ? "bs_product" : "product"
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+@Suite("recokit render")
+struct RenderCommandTests {
+    @Test func rendersTextToStandardOutput() throws {
+        let result = try RenderPreviewCLI.run(["render", RenderPreviewCLI.payload("segmentify-v3"), "--format", "text"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("1. Nike Academy Futbol Topu  449,90 TL (was 599,90 TL, -25%)\n   https://www.ornekspor.com.tr/nike-academy-futbol-topu-p-100900\n"))
+        #expect(!result.out.contains("<"))
+    }
+
+    @Test func writesHTMLWithTheChosenTemplateToAFile() throws {
+        let folder = try RenderPreviewCLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("out.html")
+        let result = try RenderPreviewCLI.run(["render", RenderPreviewCLI.payload("segmentify-v3"), "--template", "grid", "-o", file.path])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.isEmpty)
+        #expect(result.err.contains("wrote \(file.path)"))
+        let html = try String(contentsOf: file, encoding: .utf8)
+        #expect(html.contains("class=\"reco reco-grid\""))
+        #expect(html.contains("data-reco-instance-id=\"scn_6551a0b7c3d2e101\""))
+        #expect(html.components(separatedBy: "<style>").count == 2, "one stylesheet for the page")
+    }
+
+    @Test func aTemplateFolderComesFirstThenTheBuiltInOnes() throws {
+        let folder = try RenderPreviewCLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("{{#products}}[{{position}} {{displayName}}]{{/products}}\n".utf8).write(to: folder.appendingPathComponent("carousel.mustache"))
+        try Data("{{<list}}{{$price}}<i>{{displayPrice}}</i>{{/price}}{{/list}}".utf8).write(to: folder.appendingPathComponent("mine.mustache"))
+        let payload = RenderPreviewCLI.payload("reteno-recoms-fields")
+        let carousel = try RenderPreviewCLI.run(["render", payload, "--templates", folder.path])
+        #expect(carousel.status == 0, "\(carousel.err)")
+        #expect(carousel.out.hasPrefix("[1 Luma Yoga For Life][2 Sprite Yoga Companion Kit]"))
+        let mine = try RenderPreviewCLI.run(["render", payload, "--templates", folder.path, "--template", "mine", "--currency", "USD"])
+        #expect(mine.status == 0, "\(mine.err)")
+        #expect(mine.out.contains("<i>$32.00</i>") && mine.out.contains("class=\"reco reco-list\""))
+        let email = try RenderPreviewCLI.run(["render", payload, "--templates", folder.path, "--template", "email"])
+        #expect(email.out.contains("<table role=\"presentation\""))
+    }
+
+    @Test func aRetenoBlockGetsItsVariantAndTitle() throws {
+        let result = try RenderPreviewCLI.run(["render", RenderPreviewCLI.payload("reteno-recoms-fields"), "--variant", "r1107v1482", "--title", "You may also like", "--template", "list"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("data-reco-instance-id=\"r1107v1482\"") && result.out.contains(">You may also like</h2>"))
+        #expect(!result.err.contains("unnamedVariant"))
+        #expect(try RenderPreviewCLI.run(["render", "x.json", "--variant", "1107"]).status == 2)
+    }
+
+    @Test func aTextTemplateFromTheFolderIsNotHTMLEscaped() throws {
+        let folder = try RenderPreviewCLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("{{#products}}{{position}}) {{displayName}} <{{productId}}> & co\n{{/products}}".utf8).write(to: folder.appendingPathComponent("text.mustache"))
+        let result = try RenderPreviewCLI.run(["render", RenderPreviewCLI.payload("reteno-recoms-fields"), "--templates", folder.path, "--format", "text"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.hasPrefix("1) Luma Yoga For Life <240-LV09> & co\n2) Sprite Yoga Companion Kit <24-WG080> & co\n"))
+    }
+
+    @Test func aTemplateErrorNamesTheTemplateLineAndColumn() throws {
+        let folder = try RenderPreviewCLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("<ul>\n{{#products}}<li>{{name}}\n{{/product}}</ul>".utf8).write(to: folder.appendingPathComponent("broken.mustache"))
+        let result = try RenderPreviewCLI.run(["render", RenderPreviewCLI.payload("segmentify-v3"), "--templates", folder.path, "--template", "broken"])
+        #expect(result.status == 1)
+        #expect(result.err.contains("broken:3:1"), "\(result.err)")
+        #expect(result.out.isEmpty)
+    }
+
+    @Test func anUnknownTemplateListsTheNames() throws {
+        let result = try RenderPreviewCLI.run(["render", RenderPreviewCLI.payload("segmentify-v3"), "--template", "carusel"])
+        #expect(result.status == 1)
+        #expect(result.err.contains("no template named \"carusel\" (have: carousel, email, grid, list, text)"))
+    }
+
+    @Test func badPayloadsSayWhatAndWhere() throws {
+        let folder = try RenderPreviewCLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let broken = folder.appendingPathComponent("broken.json")
+        try Data("{\"recoms\": [\n  {\"productId\": 1,}\n]}".utf8).write(to: broken)
+        let invalid = try RenderPreviewCLI.run(["render", broken.path])
+        #expect(invalid.status == 1)
+        #expect(invalid.err.contains(broken.path) && invalid.err.contains("line 2"), "\(invalid.err)")
+        let missing = try RenderPreviewCLI.run(["render", folder.appendingPathComponent("nope.json").path])
+        #expect(missing.status == 1)
+        #expect(missing.err.contains("nope.json"))
+        let vendorError = try RenderPreviewCLI.run(["render", RenderPreviewCLI.payload("segmentify-error")])
+        #expect(vendorError.status == 1)
+        #expect(vendorError.err.contains("NO_DOMAIN_APIKEY_MATCH"))
+    }
+
+    @Test func wrongUsageExitsWithTwo() throws {
+        #expect(try RenderPreviewCLI.run(["render"]).status == 2)
+        #expect(try RenderPreviewCLI.run(["render", "a.json", "--format", "pdf"]).err.contains("--format must be html or text"))
+        #expect(try RenderPreviewCLI.run(["render", "a.json", "--bogus"]).status == 2)
+    }
+}

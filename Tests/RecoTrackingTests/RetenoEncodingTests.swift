@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import RecoKit
+import RecoTracking
+import RecoVendors
+
+@Suite("Reteno recommendation events on the wire")
+struct RetenoEncodingTests {
+    let occurred = Date(timeIntervalSince1970: 1_714_566_896.4)
+
+    func event(_ kind: Interaction.Kind, _ variant: String, _ product: String, _ sequence: UInt64) -> TrackedEvent {
+        TrackedEvent(id: EventID(run: 0x10, sequence: sequence),
+                     interaction: Interaction(kind: kind, instanceId: variant, productId: product, occurred: occurred))
+    }
+
+    @Test func eventsAreGroupedByVariantWithEmptyListsLeftOut() throws {
+        let events = [event(.impression, "r1107v1482", "240-LV09", 1), event(.impression, "r2001v7", "318-KZ11", 2),
+                      event(.click, "r1107v1482", "240-LV09", 3), event(.impression, "r1107v1482", "557-TR02", 4)]
+        let text = String(decoding: RetenoEventEncoder.body(events, includeEventIds: false), as: UTF8.self)
+        #expect(text == #"{"events":[{"clicks":[{"occurred":"2024-05-01T12:34:56Z","productId":"240-LV09"}],"impressions":[{"occurred":"2024-05-01T12:34:56Z","productId":"240-LV09"},{"occurred":"2024-05-01T12:34:56Z","productId":"557-TR02"}],"recomVariantId":"r1107v1482"},{"impressions":[{"occurred":"2024-05-01T12:34:56Z","productId":"318-KZ11"}],"recomVariantId":"r2001v7"}]}"#)
+    }
+
+    @Test func requestHasTheAccessKeyAndEventIds() throws {
+        let destination = RetenoDestination(base: URL(string: "https://mobile-api.reteno.com")!, accessKey: "ak-123", sdkVersion: "recokit-1.0")
+        let request = destination.request(for: [event(.click, "r1107v1482", "240-LV09", 5)])
+        #expect(request.url.absoluteString == "https://mobile-api.reteno.com/api/v1/recoms/events")
+        #expect(request.header("X-Reteno-Access-Key") == "ak-123")
+        #expect(request.header("X-Reteno-SDK-Version") == "recokit-1.0")
+        #expect(request.header("Content-Type") == "application/json")
+        let body = try JSONValue(parsing: request.body)
+        #expect(body[path: "events"]?[0]?["clicks"]?[0]?["eventId"]?.stringValue == "0000000000000010-5")
+        #expect(body[path: "events"]?[0]?["impressions"] == nil)
+    }
+
+    @Test func eventsOlderThanADayAreScreenedWithAReason() {
+        let destination = RetenoDestination(accessKey: "k")
+        let old = event(.impression, "r1107v1482", "240-LV09", 1)
+        #expect(destination.screen(old, now: occurred.addingTimeInterval(23 * 3600)) == nil)
+        let reason = destination.screen(old, now: occurred.addingTimeInterval(25 * 3600))
+        #expect(reason?.contains("older than Reteno accepts") == true)
+    }
+
+    @Test func staleEventsAreDeadLetteredNotSentNorDropped() async throws {
+        let clock = TestClock(start: occurred.addingTimeInterval(30 * 3600))
+        let transport = ScriptedTransport([])
+        var configuration = TrackerConfiguration(journal: nil, durability: .memory)
+        configuration.flushInterval = .milliseconds(1)
+        let tracker = try Tracker(destination: RetenoDestination(accessKey: "k"), configuration: configuration, transport: transport, clock: clock)
+        try await tracker.track(Interaction(kind: .impression, instanceId: "r1107v1482", productId: "240-LV09", occurred: occurred))
+        try await tracker.track(Interaction(kind: .click, instanceId: "r1107v1482", productId: "318-KZ11", occurred: clock.now()))
+        await tracker.waitUntilDelivered()
+        let letters = try tracker.deadLetters()
+        #expect(letters.map { $0.event.interaction.productId } == ["240-LV09"])
+        #expect(tracker.statistics.delivered == 1)
+        let sent = try transport.requests.map { try JSONValue(parsing: $0.body) }
+        #expect(sent.count == 1)
+        #expect(sent.first?[path: "events"]?[0]?["clicks"]?[0]?["productId"]?.stringValue == "318-KZ11")
+        _ = await tracker.shutdown(deadline: .zero)
+    }
+
+    @Test func previewShowsImpressionsOfEveryProductAndTheFirstClick() throws {
+        let widget = Fixtures.widget(vendor: .reteno, instanceId: "r1107v1482", interactionId: "r1107v1482")
+        let requests = TrackingPreview.requests(for: widget, apiKey: "ak")
+        #expect(requests.map(\.label) == ["impressions", "click"])
+        let impressions = try JSONValue(parsing: requests[0].body)
+        #expect(impressions[path: "events"]?[0]?["impressions"]?.arrayValue?.count == 3)
+        #expect(requests[1].body.contains(#""productId":"240-LV09""#))
+        #expect(requests[0].url == "https://mobile-api.reteno.com/api/v1/recoms/events")
+    }
+}

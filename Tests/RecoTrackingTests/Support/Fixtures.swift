@@ -1,0 +1,91 @@
+import Foundation
+import RecoKit
+import RecoTracking
+
+/// Realistic widgets and visitors for the tracking tests.
+enum Fixtures {
+    static let context = InteractionContext(userId: "-897541074991628287", sessionId: "-2739101928374651", lang: "TR",
+                                            currency: "TRY", pageUrl: "https://www.shop.example/urun/240-lv09-kosu-ayakkabisi")
+
+    static func widget(vendor: Vendor = .segmentify, instanceId: String = "rec_pdp_1", interactionId: String = "act_1842",
+                       productIds: [String] = ["240-LV09", "318-KZ11", "557-TR02"]) -> Widget<RawProduct> {
+        let products = productIds.enumerated().map { index, id -> (RawProduct, JSONPath) in
+            let fields: [String: JSONValue] = [
+                "productId": .string(id), "name": .string("Koşu Ayakkabısı \(index + 1)"),
+                "price": .number(JSONNumber(text: "1299.90")!), "url": .string("https://www.shop.example/urun/\(id.lowercased())"),
+            ]
+            return (try! RawProduct(fields: fields), JSONPath.root.appending(index: index))
+        }
+        return Widget(vendor: vendor, instanceId: instanceId, interactionId: interactionId, title: "Bunlar da ilginizi çekebilir",
+                      rawProducts: products)
+    }
+
+    /// A temporary directory removed by the caller.
+    static func temporaryDirectory() -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("recokit-tracking-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A click on product `productId` of a catalogue of realistic ids.
+    static func click(_ productId: String, instanceId: String = "rec_pdp_1", occurred: Date = Date()) -> Interaction {
+        Interaction(kind: .click, instanceId: instanceId, interactionId: "act_1842", productId: productId, context: context, occurred: occurred)
+    }
+}
+
+/// A clock that never waits: `sleep` records the duration and moves time forward at once.
+final class TestClock: TrackingClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+    private var recorded: [Duration] = []
+    let fixedJitter: Double
+
+    init(start: Date = Date(timeIntervalSince1970: 1_714_566_896), jitter: Double = 0.5) {
+        current = start
+        fixedJitter = jitter
+    }
+
+    func now() -> Date { lock.lock(); defer { lock.unlock() }; return current }
+    func jitter() -> Double { fixedJitter }
+    var sleeps: [Duration] { lock.lock(); defer { lock.unlock() }; return recorded }
+
+    func sleep(for duration: Duration) async throws {
+        try Task.checkCancellation()
+        lock.withLock {
+            recorded.append(duration)
+            current = current.addingTimeInterval(Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+        }
+        await Task.yield()
+    }
+}
+
+/// A transport that answers from a script and records every request.
+final class ScriptedTransport: Transport, @unchecked Sendable {
+    enum Step { case reply(TrackingReply), networkError }
+    private let lock = NSLock()
+    private var steps: [Step]
+    private var sent: [TrackingRequest] = []
+
+    init(_ steps: [Step]) { self.steps = steps }
+
+    var requests: [TrackingRequest] { lock.lock(); defer { lock.unlock() }; return sent }
+
+    func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+        let step = lock.withLock { () -> Step in
+            sent.append(request)
+            return steps.isEmpty ? .reply(TrackingReply(status: 200, body: Data(#"{"statusCode":"SUCCESS"}"#.utf8))) : steps.removeFirst()
+        }
+        switch step {
+        case .reply(let reply): return reply
+        case .networkError: throw URLError(.networkConnectionLost)
+        }
+    }
+}
+
+extension Tracker {
+    /// Waits (polling, real time, at most `limit`) until nothing is pending.
+    func waitUntilDelivered(limit: Duration = .seconds(60)) async {
+        let end = ContinuousClock.now + limit
+        while ContinuousClock.now < end, statistics.pending > 0 { try? await Task.sleep(for: .milliseconds(10)) }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import RecoKit
+
+/// A scripted HTTP server on 127.0.0.1 (Python's standard library, run as a child process).
+final class ScriptedServer: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+    var base: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// One stored event: the id the tracker gave it, the product (or interaction) id, its kind, its block.
+    struct Received: Hashable {
+        let id: String
+        let product: String
+        let kind: String
+        let instance: String
+    }
+
+    init() throws {
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("recokit-server-\(UUID().uuidString).py")
+        try ScriptedServerSource.python.write(to: script, atomically: true, encoding: .utf8)
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path]
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.terminate()
+            throw TestFailure("the test server did not start")
+        }
+        self.port = port
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    /// Queues reply steps for the next events requests.
+    func script(_ steps: [[String: JSONValue]]) async throws {
+        _ = try await call("/_script", body: .array(steps.map { .object($0) }))
+    }
+
+    func configure(bad: [String]? = nil, down: Bool? = nil) async throws {
+        var fields: [String: JSONValue] = [:]
+        if let bad { fields["bad"] = .array(bad.map { .string($0) }) }
+        if let down { fields["down"] = .bool(down) }
+        _ = try await call("/_config", body: .object(fields))
+    }
+
+    func received() async throws -> [Received] {
+        let value = try await call("/_received", body: nil)
+        return (value.arrayValue ?? []).map { entry in
+            Received(id: entry[0]?.stringValue ?? "", product: entry[1]?.stringValue ?? "",
+                     kind: entry[2]?.stringValue ?? "", instance: entry[3]?.stringValue ?? "")
+        }
+    }
+
+    func log() async throws -> [String] {
+        (try await call("/_log", body: nil).arrayValue ?? []).compactMap(\.stringValue)
+    }
+
+    private func call(_ path: String, body: JSONValue?) async throws -> JSONValue {
+        var request = URLRequest(url: base.appendingPathComponent(path))
+        request.timeoutInterval = 30
+        if let body {
+            request.httpMethod = "POST"
+            request.httpBody = Data(JSONWriter.string(body).utf8)
+        }
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return try JSONValue(parsing: data)
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

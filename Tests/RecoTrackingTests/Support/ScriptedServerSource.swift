@@ -1,0 +1,124 @@
+/// The Python (standard library only) HTTP server the tracking tests run on 127.0.0.1.
+///
+/// It stores Segmentify arrays and Reteno `{"events":[…]}` bodies as flat events and follows a script
+/// of replies, one step per events request: `{"status":503}`, `{"status":429,"retryAfter":"2"}`,
+/// `{"delay":1.5}` (slow reply), `{"reset":true}` (connection reset, nothing stored),
+/// `{"storeThenReset":true}` (stored, then the reply is lost). With no step left it stores and answers
+/// 200 `{"statusCode":"SUCCESS"}`. `POST /_config` sets `bad` (product ids whose batches get 400
+/// `{"statusCode":"BAD_INPUT"}`) and `down` (reset every connection). `GET /_received` answers every
+/// stored event as `[id, product, kind, variant]`, and `GET /_log` the status of each request.
+enum ScriptedServerSource {
+    static let python = #"""
+import json, socket, struct, sys, threading, time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+lock = threading.Lock()
+script = []
+config = {"bad": [], "down": False}
+events = []
+log = []
+
+def flatten(body):
+    out = []
+    if isinstance(body, list):
+        for e in body:
+            out.append([str((e.get("params") or {}).get("eventId")), e.get("interactionId"), e.get("type"), e.get("instanceId")])
+    elif isinstance(body, dict):
+        for group in body.get("events", []):
+            for kind in ("impressions", "clicks"):
+                for e in group.get(kind, []):
+                    out.append([str(e.get("eventId")), e.get("productId"), kind, group.get("recomVariantId")])
+    return out
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def log_message(self, *args):
+        pass
+
+    def reply(self, status, body, headers=None):
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def reset(self):
+        self.close_connection = True
+        try:
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.connection.close()
+
+    def finish(self):
+        try:
+            BaseHTTPRequestHandler.finish(self)
+        except OSError:
+            pass
+
+    def do_GET(self):
+        with lock:
+            if self.path.startswith("/_received"):
+                self.reply(200, events)
+            elif self.path.startswith("/_log"):
+                self.reply(200, log)
+            else:
+                self.reply(404, {"error": "no such path"})
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length)
+        if self.path.startswith("/_script"):
+            with lock:
+                script.extend(json.loads(raw))
+            return self.reply(200, {"ok": True})
+        if self.path.startswith("/_config"):
+            with lock:
+                config.update(json.loads(raw))
+            return self.reply(200, {"ok": True})
+        with lock:
+            down = config["down"]
+            step = script.pop(0) if script and not down else {}
+        if down:
+            with lock:
+                log.append("down")
+            return self.reset()
+        if step.get("reset"):
+            with lock:
+                log.append("reset")
+            return self.reset()
+        if "delay" in step:
+            time.sleep(step["delay"])
+        status = step.get("status", 200)
+        if status != 200:
+            with lock:
+                log.append(str(status))
+            headers = {"Retry-After": step["retryAfter"]} if "retryAfter" in step else {}
+            return self.reply(status, {"statusCode": step.get("code", "ERROR")}, headers)
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            with lock:
+                log.append("400")
+            return self.reply(400, {"statusCode": "BAD_INPUT"})
+        flat = flatten(body)
+        with lock:
+            if any(e[1] in config["bad"] for e in flat):
+                log.append("400-bad")
+                return self.reply(400, {"statusCode": "BAD_INPUT"})
+            events.extend(flat)
+            log.append("200")
+        if step.get("storeThenReset"):
+            return self.reset()
+        self.reply(200, {"statusCode": "SUCCESS"})
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
+print(server.server_address[1], flush=True)
+server.serve_forever()
+"""#
+}
