@@ -7,8 +7,9 @@ import RecoVendors
 /// vendor; `--drain` delivers what the journal holds and exits.
 ///
 /// Each line is one JSON object in the format of ``Interaction/init(jsonLine:now:)``. Progress goes to
-/// stderr: `accepted N` after every 1,000 accepted events and at the end of input, each printed only
-/// once those events are durable in the journal, then a summary line. A malformed or invalid line is
+/// stderr: `accepted N` after every 1,000 accepted events (and every quarter second while events
+/// trickle in) and at the end of input, each printed only once those events are durable in the
+/// journal, then a summary line. A malformed or invalid line is
 /// reported with its line number and skipped.
 enum RelayCommand: Command {
     static let name = "relay"
@@ -19,8 +20,9 @@ enum RelayCommand: Command {
 
         Reads one interaction per line on stdin, journals it in DIR, and delivers it to the vendor at URL
         (a base URL: Segmentify's data center, or Reteno's API host; a local server can stand in).
-        Prints `accepted N` to stderr after every 1,000 accepted events and at the end of input (only
-        once they are on disk), then `relay: delivered D, pending P, dead-lettered X, malformed M`.
+        Prints `accepted N` to stderr after every 1,000 accepted events, every quarter second while events
+        trickle in, and at the end of input (only once they are on disk), then
+        `relay: delivered D, pending P, dead-lettered X, malformed M`.
 
         Line format (one JSON object per line):
           {"type":"impression","instanceId":"rec_1","interactionId":"act_1","userId":"u1","sessionId":"s1"}
@@ -92,6 +94,8 @@ enum RelayCommand: Command {
         var malformed = 0
         var lineNumber = 0
         var waitingForRoom = false
+        var reported = 0
+        var lastReport = ContinuousClock.now
         while let line = readLine(strippingNewline: true) {
             lineNumber += 1
             if line.allSatisfy(\.isWhitespace) { continue }
@@ -120,9 +124,12 @@ enum RelayCommand: Command {
                 }
             }
             waitingForRoom = false
-            if accepted > 0, accepted % 1000 == 0 {
+            // Every 1,000 events, and every quarter second while events trickle in.
+            if accepted > reported, accepted % 1000 == 0 || lastReport.duration(to: .now) > .milliseconds(250) {
                 try await tracker.commit()
                 Console.error("accepted \(accepted)")
+                reported = accepted
+                lastReport = .now
             }
         }
         try await tracker.commit()
