@@ -13,7 +13,8 @@ import Foundation
 /// | `position` | 1-based position in the block (tracking: `data-reco-position`) |
 /// | `first`, `last` | whether this is the first / last product of the block |
 /// | `displayName` | `name`, else `title`, else the product id |
-/// | `link` | `url`, else `productUrl`, `link`, `mUrl`: the first non-blank one, if ``SafeLink`` allows it (a `//host` link gets `https:`) |
+/// | `link` | `url`, else `productUrl`, `link`, `mUrl`: the first non-blank one, if ``SafeLink`` allows it (a `//host` link gets `https:`); the ``clickURL`` instead when one is set |
+/// | `productLink` | the product's own link, as `link` would be without a ``clickURL`` |
 /// | `imageSource` | like `link`, from `image`, else `imageUrl`, `imageM`, `imageL`, `imageS`, `imageXL`, `imageXS`, `image_url`, `picture` |
 /// | `displayPrice` | see ``ProductPrice``: `priceText`, else `price` formatted for its currency |
 /// | `hasDiscount` | true when `oldPrice` is greater than `price` |
@@ -30,14 +31,18 @@ public struct ProductContext: TemplateContext {
     public let defaultCurrency: String?
     /// The product's prices.
     public let price: ProductPrice
+    /// What `link` writes instead of the product's own link (a click redirect), when set; see ``ClickLink``.
+    public let clickURL: String?
 
     /// The context of one product of a block of `count` products.
-    public init(raw: RawProduct, position: Int, count: Int, defaultCurrency: String? = nil) {
+    /// - Parameter clickURL: what `link` writes instead of the product's own link (nil: the product's link).
+    public init(raw: RawProduct, position: Int, count: Int, defaultCurrency: String? = nil, clickURL: String? = nil) {
         self.raw = raw
         self.position = position
         self.count = count
         self.defaultCurrency = defaultCurrency
         self.price = ProductPrice(raw, defaultCurrency: defaultCurrency)
+        self.clickURL = clickURL
     }
 
     /// The context of an item of a widget.
@@ -47,7 +52,7 @@ public struct ProductContext: TemplateContext {
 
     /// The keys computed from the raw fields, in the order of the table above.
     public static let computedKeys: [String] = [
-        "productId", "position", "first", "last", "displayName", "link", "imageSource",
+        "productId", "position", "first", "last", "displayName", "link", "productLink", "imageSource",
         "displayPrice", "hasDiscount", "displayOldPrice", "discountPercent",
     ]
 
@@ -62,7 +67,8 @@ public struct ProductContext: TemplateContext {
         case "first": return .bool(position == 1)
         case "last": return .bool(position == count)
         case "displayName": return .string(firstText(of: ["name", "title"]) ?? raw.productId)
-        case "link": return safeLink(from: Self.linkFields)
+        case "link": return clickURL.map(TemplateValue.string) ?? safeLink(from: Self.linkFields)
+        case "productLink": return safeLink(from: Self.linkFields)
         case "imageSource": return safeLink(from: Self.imageFields)
         case "displayPrice": return price.text.map(TemplateValue.string) ?? .null
         case "hasDiscount": return .bool(price.oldText != nil)
@@ -73,11 +79,20 @@ public struct ProductContext: TemplateContext {
     }
 
     private func safeLink(from fields: [String]) -> TemplateValue {
-        guard let link = firstText(of: fields), SafeLink.isAllowed(link) else { return .null }
-        return .string(Self.absolute(link))
+        Self.safeLink(in: raw, from: fields).map(TemplateValue.string) ?? .null
     }
 
-    private func firstText(of fields: [String]) -> String? {
+    /// The product's own link as `productLink` gives it: the first non-blank link field that ``SafeLink`` allows.
+    static func productLink(in raw: RawProduct) -> String? { safeLink(in: raw, from: linkFields) }
+
+    private static func safeLink(in raw: RawProduct, from fields: [String]) -> String? {
+        guard let link = firstText(in: raw, of: fields), SafeLink.isAllowed(link) else { return nil }
+        return absolute(link)
+    }
+
+    private func firstText(of fields: [String]) -> String? { Self.firstText(in: raw, of: fields) }
+
+    private static func firstText(in raw: RawProduct, of fields: [String]) -> String? {
         for field in fields {
             guard let text = raw.fields[field]?.stringValue, let first = text.first, let last = text.last else { continue }
             if !first.isWhitespace && !last.isWhitespace { return text }

@@ -9,7 +9,8 @@
 /// | `blockId` | an HTML id for the block, unique on the page (`reco-` and the instance id by default) |
 /// | `includeStyles` | whether the block writes the shared `<style>` (only the first block of a page does) |
 ///
-/// Works for a widget of any product model: products are read from each item's raw fields.
+/// Works for a widget of any product model: products are read from each item's raw fields. With a
+/// ``ClickLink``, each product's `link` is the URL it makes (see ``ProductContext``).
 public struct WidgetContext<Product: RecommendableProduct>: TemplateContext {
     /// The block.
     public let widget: Widget<Product>
@@ -19,17 +20,22 @@ public struct WidgetContext<Product: RecommendableProduct>: TemplateContext {
     public let includeStyles: Bool
     /// The currency assumed for a product without a `currency` field.
     public let defaultCurrency: String?
+    /// Where product links point, when not straight at the product.
+    public let clickLink: ClickLink?
 
     /// The context of a widget.
     /// - Parameters:
     ///   - blockId: the HTML id; by default `reco-` and the instance id, reduced to letters, digits, `-` and `_`.
     ///   - includeStyles: whether the block's template writes the shared `<style>`.
     ///   - defaultCurrency: the currency code assumed for a product without a `currency` field.
-    public init(_ widget: Widget<Product>, blockId: String? = nil, includeStyles: Bool = true, defaultCurrency: String? = nil) {
+    ///   - clickLink: where product links point instead of the product's own link (nil: the product's link).
+    public init(_ widget: Widget<Product>, blockId: String? = nil, includeStyles: Bool = true, defaultCurrency: String? = nil,
+                clickLink: ClickLink? = nil) {
         self.widget = widget
         self.blockId = blockId ?? Self.htmlId(for: widget.instanceId)
         self.includeStyles = includeStyles
         self.defaultCurrency = defaultCurrency
+        self.clickLink = clickLink
     }
 
     /// The keys this context answers.
@@ -56,8 +62,15 @@ public struct WidgetContext<Product: RecommendableProduct>: TemplateContext {
     private var productValues: [TemplateValue] {
         let count = widget.items.count
         return widget.items.map { item in
-            .context(ProductContext(raw: item.raw, position: item.position, count: count, defaultCurrency: defaultCurrency))
+            .context(ProductContext(raw: item.raw, position: item.position, count: count, defaultCurrency: defaultCurrency,
+                                    clickURL: clickURL(for: item)))
         }
+    }
+
+    private func clickURL(for item: WidgetItem<Product>) -> String? {
+        guard let clickLink, let link = ProductContext.productLink(in: item.raw) else { return nil }
+        return clickLink.url(for: ClickTarget(vendor: widget.vendor, instanceId: widget.instanceId, interactionId: widget.interactionId,
+                                              productId: item.raw.productId, position: item.position, link: link))
     }
 
     /// `reco-` and the text reduced to ASCII letters, digits, `-` and `_` (anything else becomes `-`).

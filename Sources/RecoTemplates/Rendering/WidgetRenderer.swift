@@ -18,11 +18,14 @@ public struct WidgetRenderer: Sendable {
     /// The currency code assumed for a product without a `currency` field (nil: the price is written
     /// without a symbol).
     public var defaultCurrency: String?
+    /// Where product links point instead of the product's own link (a server's click redirect); nil by default.
+    public var clickLink: ClickLink?
 
     /// A renderer with a library of templates.
-    public init(library: TemplateLibrary = .builtIn, defaultCurrency: String? = nil) {
+    public init(library: TemplateLibrary = .builtIn, defaultCurrency: String? = nil, clickLink: ClickLink? = nil) {
         self.library = library
         self.defaultCurrency = defaultCurrency
+        self.clickLink = clickLink
     }
 
     /// Renders one block.
@@ -33,7 +36,8 @@ public struct WidgetRenderer: Sendable {
     /// - Throws: ``RenderError`` when there is no such template or it fails.
     public func render<Product>(_ widget: Widget<Product>, template: String = "carousel", blockId: String? = nil, includeStyles: Bool = true) throws(RenderError) -> String {
         let compiled = try self.template(named: template)
-        let context = WidgetContext(widget, blockId: blockId, includeStyles: includeStyles, defaultCurrency: defaultCurrency)
+        let context = WidgetContext(widget, blockId: blockId, includeStyles: includeStyles, defaultCurrency: defaultCurrency,
+                                    clickLink: clickLink)
         do {
             return try compiled.render(.context(context), partials: library)
         } catch {
