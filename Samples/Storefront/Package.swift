@@ -1,0 +1,39 @@
+// swift-tools-version: 6.0
+// A storefront that puts RecoKit's recommendation blocks into server-rendered pages, with
+// click-through and impression tracking. Its own package: Hummingbird is a dependency of the
+// sample only, so RecoKit's root package stays dependency-free.
+import PackageDescription
+
+let package = Package(
+    name: "Storefront",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "RecoKit", path: "../.."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    ],
+    targets: [
+        .target(
+            name: "StorefrontKit",
+            dependencies: [
+                .product(name: "RecoKit", package: "RecoKit"),
+                .product(name: "RecoTemplates", package: "RecoKit"),
+                .product(name: "RecoTracking", package: "RecoKit"),
+                .product(name: "RecoVendors", package: "RecoKit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            resources: [.copy("Resources")]
+        ),
+        .executableTarget(
+            name: "Storefront",
+            dependencies: ["StorefrontKit"]
+        ),
+        .testTarget(
+            name: "StorefrontTests",
+            dependencies: [
+                "StorefrontKit",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

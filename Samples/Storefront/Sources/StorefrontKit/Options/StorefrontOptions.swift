@@ -1,0 +1,178 @@
+import Foundation
+
+/// The storefront's command-line options; each also reads an environment variable (the flag wins).
+public struct StorefrontOptions: Sendable, Equatable {
+    /// The storefront's port on 127.0.0.1.
+    public var port = 8080
+    /// The stand-in vendor's port on 127.0.0.1.
+    public var vendorPort = 8081
+    /// A real vendor base URL for both vendors (no stand-in is started).
+    public var vendorURL: URL?
+    /// Segmentify's data center, overriding ``vendorURL``.
+    public var segmentifyURL: URL?
+    /// Reteno's API base, overriding ``vendorURL``.
+    public var retenoURL: URL?
+    /// Segmentify API key.
+    public var segmentifyApiKey = "storefront-sample-key"
+    /// The shop's domain for Segmentify's `Origin`.
+    public var segmentifyOrigin = "storefront.example"
+    /// Reteno access key.
+    public var retenoAccessKey = "storefront-sample-key"
+    /// Reteno variant shown on product pages.
+    public var retenoVariant = "r1105v1480"
+    /// The tracking journal's directory.
+    public var journal = URL(fileURLWithPath: ".storefront-journal", isDirectory: true)
+    /// The vendor timeout for a page, in milliseconds.
+    public var timeoutMilliseconds = 300
+    /// How long a click-through link is accepted, in seconds.
+    public var clickLifetimeSeconds = 3600
+    /// How long shutting down may spend delivering events, in seconds.
+    public var drainSeconds = 5
+    /// The stand-in vendor's payload folder.
+    public var payloads: URL?
+    /// The stand-in vendor's delay before answering recommendation requests, in milliseconds.
+    public var vendorDelayMilliseconds = 0
+    /// Whether the stand-in vendor answers recommendation requests with 503.
+    public var vendorFails = false
+    /// Whether to print the help and stop.
+    public var help = false
+
+    /// The defaults.
+    public init() {}
+
+    /// What `--help` prints.
+    public static let usage = """
+        USAGE: swift run Storefront [options]
+
+        A storefront on 127.0.0.1 whose product pages carry RecoKit recommendation blocks, with
+        click-through (/r/{token}) and widget-view (/beacon) tracking. By default a stand-in vendor
+        answers Segmentify and Reteno from Samples/Payloads/ on its own port.
+
+        OPTIONS (environment variable in brackets; a flag wins over its variable):
+          --port N                  storefront port (default 8080) [STOREFRONT_PORT]
+          --vendor-port N           stand-in vendor port (default 8081) [STOREFRONT_VENDOR_PORT]
+          --vendor-url URL          a real vendor base URL for both vendors; no stand-in is started [STOREFRONT_VENDOR_URL]
+          --segmentify-url URL      Segmentify data center (overrides --vendor-url) [STOREFRONT_SEGMENTIFY_URL]
+          --reteno-url URL          Reteno API base (overrides --vendor-url) [STOREFRONT_RETENO_URL]
+          --segmentify-api-key KEY  Segmentify API key [STOREFRONT_SEGMENTIFY_API_KEY]
+          --segmentify-origin HOST  shop domain sent to Segmentify as Origin (default storefront.example) [STOREFRONT_SEGMENTIFY_ORIGIN]
+          --reteno-access-key KEY   Reteno access key [STOREFRONT_RETENO_ACCESS_KEY]
+          --reteno-variant ID       Reteno variant on product pages (default r1105v1480) [STOREFRONT_RETENO_VARIANT]
+          --journal DIR             tracking journal directory (default .storefront-journal) [STOREFRONT_JOURNAL]
+          --timeout MS              vendor timeout per page, milliseconds (default 300) [STOREFRONT_TIMEOUT_MS]
+          --click-ttl SECONDS       click-through link lifetime (default 3600) [STOREFRONT_CLICK_TTL]
+          --drain SECONDS           time allowed to deliver events on SIGTERM/SIGINT (default 5) [STOREFRONT_DRAIN]
+          --payloads DIR            stand-in vendor payload folder (default Samples/Payloads) [STOREFRONT_PAYLOADS]
+          --vendor-delay MS         stand-in vendor waits this long before answering recommendations [STOREFRONT_VENDOR_DELAY_MS]
+          --vendor-fail             stand-in vendor answers recommendation requests with 503 [STOREFRONT_VENDOR_FAIL=1]
+          -h, --help                print this help
+
+        ROUTES:
+          GET  /products/{id}       product page with its blocks (?blocks=off renders it without them)
+          GET  /r/{token}           records the click, 302 to the product; 404 for a bad or expired token
+          POST /beacon              instanceId, interactionId (form): a widget-view for a block shown to this visitor
+
+        """
+
+    /// Options from the command line and the environment.
+    /// - Throws: ``OptionsError`` for an unknown flag, a missing value or a malformed number or URL.
+    public init(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws(OptionsError) {
+        var values: [String: String] = [:]
+        for flag in Self.valueFlags {
+            if let value = environment[flag.variable] { values[flag.name] = value }
+        }
+        if let fail = environment["STOREFRONT_VENDOR_FAIL"] { vendorFails = ["1", "true", "yes"].contains(fail.lowercased()) }
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            switch argument {
+            case "-h", "--help": help = true
+            case "--vendor-fail": vendorFails = true
+            default:
+                var name = argument
+                var value: String?
+                if let equals = argument.firstIndex(of: "=") {
+                    name = String(argument[..<equals])
+                    value = String(argument[argument.index(after: equals)...])
+                }
+                guard Self.valueFlags.contains(where: { $0.name == name }) else { throw .unknown(argument) }
+                if value == nil {
+                    guard index < arguments.count else { throw .missingValue(name) }
+                    value = arguments[index]
+                    index += 1
+                }
+                values[name] = value
+            }
+        }
+        for (name, value) in values { try set(name, value) }
+    }
+
+    private static let valueFlags: [(name: String, variable: String)] = [
+        ("--port", "STOREFRONT_PORT"), ("--vendor-port", "STOREFRONT_VENDOR_PORT"), ("--vendor-url", "STOREFRONT_VENDOR_URL"),
+        ("--segmentify-url", "STOREFRONT_SEGMENTIFY_URL"), ("--reteno-url", "STOREFRONT_RETENO_URL"),
+        ("--segmentify-api-key", "STOREFRONT_SEGMENTIFY_API_KEY"), ("--segmentify-origin", "STOREFRONT_SEGMENTIFY_ORIGIN"),
+        ("--reteno-access-key", "STOREFRONT_RETENO_ACCESS_KEY"), ("--reteno-variant", "STOREFRONT_RETENO_VARIANT"),
+        ("--journal", "STOREFRONT_JOURNAL"), ("--timeout", "STOREFRONT_TIMEOUT_MS"), ("--click-ttl", "STOREFRONT_CLICK_TTL"),
+        ("--drain", "STOREFRONT_DRAIN"), ("--payloads", "STOREFRONT_PAYLOADS"), ("--vendor-delay", "STOREFRONT_VENDOR_DELAY_MS"),
+    ]
+
+    private mutating func set(_ name: String, _ value: String) throws(OptionsError) {
+        func number(min: Int = 0) throws(OptionsError) -> Int {
+            guard let number = Int(value), number >= min else { throw .invalid(name, value, "a whole number ≥ \(min)") }
+            return number
+        }
+        func url() throws(OptionsError) -> URL {
+            guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw .invalid(name, value, "an http(s) URL")
+            }
+            return url
+        }
+        switch name {
+        case "--port": port = try number()
+        case "--vendor-port": vendorPort = try number()
+        case "--vendor-url": vendorURL = try url()
+        case "--segmentify-url": segmentifyURL = try url()
+        case "--reteno-url": retenoURL = try url()
+        case "--segmentify-api-key": segmentifyApiKey = value
+        case "--segmentify-origin": segmentifyOrigin = value
+        case "--reteno-access-key": retenoAccessKey = value
+        case "--reteno-variant": retenoVariant = value
+        case "--journal": journal = URL(fileURLWithPath: value, isDirectory: true)
+        case "--timeout": timeoutMilliseconds = try number(min: 1)
+        case "--click-ttl": clickLifetimeSeconds = try number(min: 1)
+        case "--drain": drainSeconds = try number()
+        case "--payloads": payloads = URL(fileURLWithPath: value, isDirectory: true)
+        case "--vendor-delay": vendorDelayMilliseconds = try number()
+        default: throw .unknown(name)
+        }
+    }
+
+    /// Whether a stand-in vendor is needed (some vendor has no real URL).
+    public var needsStandIn: Bool { (segmentifyURL ?? vendorURL) == nil || (retenoURL ?? vendorURL) == nil }
+}
+
+/// A command-line option the storefront cannot use.
+public struct OptionsError: Error, CustomStringConvertible, Equatable {
+    private enum Kind: Equatable {
+        case unknown(String)
+        case missingValue(String)
+        case invalid(String, String, String)
+    }
+
+    private let kind: Kind
+
+    static func unknown(_ flag: String) -> OptionsError { OptionsError(kind: .unknown(flag)) }
+    static func missingValue(_ flag: String) -> OptionsError { OptionsError(kind: .missingValue(flag)) }
+    static func invalid(_ flag: String, _ value: String, _ expected: String) -> OptionsError {
+        OptionsError(kind: .invalid(flag, value, expected))
+    }
+
+    public var description: String {
+        switch kind {
+        case .unknown(let flag): "unknown option \(flag) (see --help)"
+        case .missingValue(let flag): "\(flag) needs a value"
+        case .invalid(let flag, let value, let expected): "\(flag) \(value): expected \(expected)"
+        }
+    }
+}

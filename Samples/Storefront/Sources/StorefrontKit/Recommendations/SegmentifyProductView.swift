@@ -1,0 +1,31 @@
+import Foundation
+import RecoKit
+import RecoTracking
+
+/// The Segmentify request that asks for a product page's recommendation blocks: a `PRODUCT_VIEW`
+/// event posted to `{dataCenter}/add/events/v1.json?apiKey=…`, answered with the envelope
+/// `{"statusCode":"SUCCESS","responses":[[…]]}` that ``SegmentifyRecommendations`` decodes.
+///
+/// RecoKit has a request builder for Reteno (``RetenoRecomsRequest``) but none yet for Segmentify's
+/// page events, so the sample describes this one itself, in the same shape.
+struct SegmentifyProductView: Sendable {
+    var dataCenter: URL
+    var apiKey: String
+    var origin: String
+    var productId: String
+    var visitor: Visitor
+    var language: String
+    var pageURL: String
+
+    var request: TrackingRequest {
+        var components = URLComponents(url: dataCenter.appendingPathComponent("add/events/v1.json"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [URLQueryItem(name: "apiKey", value: apiKey)]
+        let event: JSONValue = .object([
+            "name": "PRODUCT_VIEW", "productId": .string(productId), "userId": .string(visitor.id),
+            "sessionId": .string(visitor.session), "lang": .string(language), "pageUrl": .string(pageURL),
+        ])
+        return TrackingRequest(url: components.url!,
+                               headers: [("Content-Type", "application/json"), ("Accept", "application/json"), ("Origin", origin)],
+                               body: Data(JSONWriter.string(.array([event])).utf8))
+    }
+}

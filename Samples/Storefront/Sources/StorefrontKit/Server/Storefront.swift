@@ -1,0 +1,156 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import RecoKit
+import RecoTemplates
+
+/// The storefront's routes: product pages with recommendation blocks, click-through redirects and the
+/// widget-view beacon.
+///
+/// | route | does |
+/// |---|---|
+/// | `GET /` | redirects to a sample product |
+/// | `GET /products/{id}` | the product page with its blocks (`?blocks=off`: without them, for comparison) |
+/// | `GET /r/{token}` | records the click and answers 302 to the product; 404 for a bad, tampered or expired token |
+/// | `POST /beacon` | `instanceId` and `interactionId` (form or query): a widget-view, 204 if this visitor was shown that block |
+public struct Storefront: Sendable {
+    /// Where recommendations come from.
+    public let source: RecommendationSource
+    /// Where interactions go.
+    public let tracking: StorefrontTracking
+    /// Signs click-through links.
+    public let tokens: ClickTokens
+    /// The blocks shown to each visitor.
+    public let rendered: RenderedWidgets
+    /// Renders the blocks (the built-in carousel with the sample's own price block).
+    public let renderer: WidgetRenderer
+    /// The template the blocks are rendered with.
+    public let template: String
+    let logger: Logger
+
+    /// A storefront; the renderer defaults to the sample's templates over the built-in ones.
+    public init(source: RecommendationSource, tracking: StorefrontTracking, tokens: ClickTokens = ClickTokens(),
+                rendered: RenderedWidgets = RenderedWidgets(), renderer: WidgetRenderer? = nil,
+                template: String = "storefront-carousel", logger: Logger = Logger(label: "storefront")) throws {
+        self.source = source
+        self.tracking = tracking
+        self.tokens = tokens
+        self.rendered = rendered
+        self.renderer = try renderer ?? WidgetRenderer(library: Self.templates())
+        self.template = template
+        self.logger = logger
+    }
+
+    /// The sample's template folder over the built-in templates.
+    public static func templates() throws -> TemplateLibrary {
+        guard let folder = Bundle.module.url(forResource: "templates", withExtension: nil, subdirectory: "Resources") else {
+            throw HTTPError(.internalServerError, message: "the sample's templates folder is missing from its bundle")
+        }
+        return try TemplateLibrary(directory: folder, fallback: .builtIn)
+    }
+
+    /// The routes above on a new router.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.get("/") { _, _ in Response.redirect(to: "/products/100900", type: .found) }
+        router.get("/products/:id") { request, context in try await productPage(request, context: context) }
+        router.get("/r/:token") { request, context in await click(request, context: context) }
+        router.post("/beacon") { request, _ in await beacon(request) }
+        return router
+    }
+
+    func productPage(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard (1...64).contains(id.utf8.count), id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            return Self.text(.notFound, "No such product.\n")
+        }
+        let visitor = Visitor(request: request)
+        var blocks = ""
+        if request.uri.queryParameters["blocks"] != "off" {
+            blocks = await recommendationBlocks(productId: id, visitor: visitor, pageURL: "/products/\(id)")
+        }
+        var response = Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: ProductPage(productId: id, blocks: blocks).html)))
+        visitor.remember(on: &response)
+        return response
+    }
+
+    /// The rendered blocks, their impressions tracked and remembered for the visitor; empty when the
+    /// vendors gave nothing in time or rendering failed.
+    func recommendationBlocks(productId: String, visitor: Visitor, pageURL: String) async -> String {
+        let widgets = await source.blocks(forProduct: productId, visitor: visitor, pageURL: pageURL)
+        guard !widgets.isEmpty else { return "" }
+        var renderer = self.renderer
+        let tokens = self.tokens
+        renderer.clickLink = ClickLink { target in
+            "/r/" + tokens.issue(ClickToken(vendor: target.vendor, instanceId: target.instanceId, interactionId: target.interactionId,
+                                            productId: target.productId, position: target.position, visitor: visitor.id,
+                                            destination: target.link, expires: Date()))
+        }
+        let html: String
+        do {
+            html = try renderer.render(widgets, template: template)
+        } catch {
+            logger.error("blocks not rendered: \(error)")
+            return ""
+        }
+        rendered.record(widgets.map { RenderedWidgets.Shown(vendor: $0.vendor, instanceId: $0.instanceId, interactionId: $0.interactionId) },
+                        for: visitor.id)
+        await tracking.rendered(widgets, context: Self.context(visitor: visitor, pageURL: pageURL))
+        return html
+    }
+
+    func click(_ request: Request, context: BasicRequestContext) async -> Response {
+        guard let text = context.parameters.get("token"), let token = tokens.verify(text) else {
+            return Self.text(.notFound, "This link is not valid or has expired.\n")
+        }
+        let session = Visitor.existing(in: request).flatMap { $0.id == token.visitor ? $0.session : nil } ?? token.visitor
+        await tracking.clicked(token, context: Self.context(visitor: Visitor(id: token.visitor, session: session), pageURL: nil))
+        var response = Response.redirect(to: token.destination, type: .found)
+        response.headers[.cacheControl] = "no-store"
+        response.headers[Self.referrerPolicy] = "no-referrer"
+        return response
+    }
+
+    func beacon(_ request: Request) async -> Response {
+        guard let visitor = Visitor.existing(in: request) else { return Self.text(.forbidden, "No visitor.\n") }
+        var fields = request.uri.queryParameters.reduce(into: [String: String]()) { $0[String($1.key)] = String($1.value) }
+        var request = request
+        if let body = try? await request.collectBody(upTo: 4096) {
+            for (key, value) in Self.form(String(buffer: body)) { fields[key] = value }
+        } else {
+            return Self.text(.contentTooLarge, "Too large.\n")
+        }
+        guard let instanceId = fields["instanceId"], !instanceId.isEmpty,
+              let interactionId = fields["interactionId"] else {
+            return Self.text(.badRequest, "instanceId and interactionId are required.\n")
+        }
+        guard let shown = rendered.take(instanceId: instanceId, interactionId: interactionId, for: visitor.id) else {
+            return Self.text(.forbidden, "This block was not shown to you.\n")
+        }
+        await tracking.viewed(shown, context: Self.context(visitor: visitor, pageURL: nil))
+        return Response(status: .noContent)
+    }
+
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+
+    static func context(visitor: Visitor, pageURL: String?) -> InteractionContext {
+        InteractionContext(userId: visitor.id, sessionId: visitor.session, lang: "TR", pageUrl: pageURL)
+    }
+
+    /// `application/x-www-form-urlencoded` pairs.
+    static func form(_ text: String) -> [(String, String)] {
+        text.split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ part: Substring) -> String? { part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            guard let key = parts.first.flatMap(decode) else { return nil }
+            return (key, parts.count > 1 ? decode(parts[1]) ?? "" : "")
+        }
+    }
+
+    static func text(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

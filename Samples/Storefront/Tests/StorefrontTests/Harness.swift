@@ -1,0 +1,103 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RecoKit
+import RecoTracking
+import Testing
+@testable import StorefrontKit
+
+/// A storefront wired to a stand-in vendor on a real loopback port, for one test.
+struct Harness {
+    enum VendorState { case up, down }
+
+    let vendor: StandInVendor
+    let storefront: Storefront
+
+    /// The blocks of `segmentify-product-page.json` a product page shows (scn_…030 has nothing in stock to show).
+    static let segmentifyBlocks: [(instanceId: String, interactionId: String)] = [
+        ("scn_64f1c2a9d7e3b001", "act_64f1c2a9d7e3b002"), ("scn_64f1c2a9d7e3b010", "act_64f1c2a9d7e3b011"),
+        ("scn_64f1c2a9d7e3b020", "act_64f1c2a9d7e3b021"), ("scn_64f1c2a9d7e3b040", "act_64f1c2a9d7e3b041"),
+    ]
+
+    /// Runs `body` with a router-level client of a storefront whose vendors are the stand-in (or an unused port).
+    /// The vendor timeout in tests: generous, since tests run in parallel on a busy machine (the sample's default is 300 ms).
+    static let timeout = Duration.seconds(2)
+
+    static func run(behaviour: StandInVendor.Behaviour = .init(), vendorState: VendorState = .up, tokens: ClickTokens = ClickTokens(),
+                    _ body: @escaping @Sendable (any TestClientProtocol, Harness) async throws -> Void) async throws {
+        let vendor = try StandInVendor(behaviour: behaviour)
+        let vendorApp = Application(router: vendor.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await vendorApp.test(.live) { vendorClient in
+            let port = try #require(vendorClient.port)
+            let base = URL(string: vendorState == .up ? "http://127.0.0.1:\(port)" : "http://127.0.0.1:9")!
+            let settings = VendorSettings(standIn: base, timeout: timeout)
+            let journal = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-tests-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: journal) }
+            let tracking = try StorefrontTracking(directory: journal, settings: settings, flushInterval: .milliseconds(20))
+            let storefront = try Storefront(source: RecommendationSource(settings: settings), tracking: tracking, tokens: tokens)
+            let harness = Harness(vendor: vendor, storefront: storefront)
+            let app = Application(router: storefront.router())
+            do {
+                try await app.test(.router) { client in try await body(client, harness) }
+            } catch {
+                _ = await tracking.shutdown(deadline: .seconds(1))
+                throw error
+            }
+            _ = await tracking.shutdown(deadline: .seconds(1))
+        }
+    }
+
+    /// Delivers every tracked event to the stand-in vendor (the trackers can no longer be used after).
+    func deliverEverything() async -> [String: ShutdownSummary] {
+        await storefront.tracking.shutdown(deadline: .seconds(10))
+    }
+
+    /// The Segmentify events the stand-in received, flattened from their batches.
+    var segmentifyEvents: [JSONValue] { vendor.received.filter { $0.vendor == "segmentify" }.flatMap { $0.body.arrayValue ?? [] } }
+
+    /// The Reteno event groups the stand-in received, flattened from their batches.
+    var retenoGroups: [JSONValue] { vendor.received.filter { $0.vendor == "reteno" }.flatMap { $0.body["events"]?.arrayValue ?? [] } }
+}
+
+/// A page as a test reads it.
+struct Page {
+    let status: HTTPResponse.Status
+    let html: String
+    let cookies: String
+
+    init(_ response: TestResponse) {
+        status = response.status
+        html = String(buffer: response.body)
+        cookies = response.headers[values: .setCookie].compactMap { $0.split(separator: ";").first.map(String.init) }.joined(separator: "; ")
+    }
+
+    /// The values of an attribute, in order.
+    func attribute(_ name: String) -> [String] {
+        var values: [String] = []
+        var rest = html[...]
+        while let start = rest.range(of: " \(name)=\"") {
+            let after = rest[start.upperBound...]
+            guard let end = after.firstIndex(of: "\"") else { break }
+            values.append(String(after[..<end]))
+            rest = after[end...]
+        }
+        return values
+    }
+
+    /// The click-through links of the blocks.
+    var clickLinks: [String] { attribute("href").filter { $0.hasPrefix("/r/") } }
+}
+
+extension TestClientProtocol {
+    func page(_ uri: String, cookies: String? = nil) async throws -> Page {
+        var headers: HTTPFields = [:]
+        if let cookies { headers[.cookie] = cookies }
+        return try await execute(uri: uri, method: .get, headers: headers) { Page($0) }
+    }
+
+    func beacon(_ form: String, cookies: String?) async throws -> HTTPResponse.Status {
+        var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+        if let cookies { headers[.cookie] = cookies }
+        return try await execute(uri: "/beacon", method: .post, headers: headers, body: ByteBuffer(string: form)) { $0.status }
+    }
+}

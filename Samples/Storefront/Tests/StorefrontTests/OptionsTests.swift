@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+@testable import StorefrontKit
+
+@Suite("Options")
+struct OptionsTests {
+    @Test func flagsWinOverEnvironmentAndDefaultsStay() throws {
+        let options = try StorefrontOptions(
+            arguments: ["--port", "9000", "--vendor-url=https://gandalf.segmentify.com", "--timeout", "150"],
+            environment: ["STOREFRONT_PORT": "7000", "STOREFRONT_JOURNAL": "/tmp/j", "STOREFRONT_VENDOR_FAIL": "1"])
+        #expect(options.port == 9000)
+        #expect(options.vendorURL?.host == "gandalf.segmentify.com")
+        #expect(options.timeoutMilliseconds == 150)
+        #expect(options.journal.path == "/tmp/j")
+        #expect(options.vendorFails)
+        #expect(options.vendorPort == 8081)
+        #expect(!options.needsStandIn)
+        #expect(try StorefrontOptions(arguments: []).needsStandIn)
+    }
+
+    @Test func badOptionsSayWhatIsWrong() {
+        #expect(throws: OptionsError.self) { try StorefrontOptions(arguments: ["--nope"], environment: [:]) }
+        #expect((try? StorefrontOptions(arguments: ["--port"], environment: [:])) == nil)
+        do {
+            _ = try StorefrontOptions(arguments: ["--vendor-url", "ftp://x"], environment: [:])
+            Issue.record("accepted an ftp vendor URL")
+        } catch {
+            #expect(error.description == "--vendor-url ftp://x: expected an http(s) URL")
+        }
+    }
+
+    @Test func helpListsEveryOption() throws {
+        #expect(try StorefrontOptions(arguments: ["-h"], environment: [:]).help)
+        for flag in ["--port", "--vendor-port", "--vendor-url", "--journal", "--timeout", "--click-ttl", "--drain", "--vendor-delay", "--vendor-fail"] {
+            #expect(StorefrontOptions.usage.contains(flag))
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import StorefrontKit
+
+@Suite("Product page")
+struct ProductPageTests {
+    @Test func pageCarriesTheVendorsBlocksWithTrackingAttributes() async throws {
+        try await Harness.run { client, _ in
+            let page = try await client.page("/products/100900")
+            #expect(page.status == .ok)
+            #expect(page.html.contains("<h1>Product 100900</h1>"))
+            // The Segmentify blocks of segmentify-product-page.json that have products in stock, then the Reteno variant.
+            #expect(page.attribute("data-reco-instance-id") == Harness.segmentifyBlocks.map(\.instanceId) + ["r1105v1480"])
+            #expect(page.attribute("data-reco-interaction-id") == Harness.segmentifyBlocks.map(\.interactionId) + ["r1105v1480"])
+            #expect(page.attribute("data-reco-vendor") == ["segmentify", "segmentify", "segmentify", "segmentify", "reteno"])
+            let positions = page.attribute("data-reco-position")
+            let productIds = page.attribute("data-reco-product-id")
+            #expect(!productIds.isEmpty && positions.count == productIds.count)
+            #expect(productIds.contains("240-LV09"))
+            // Every product links through the click redirect, never straight to the vendor's URL.
+            #expect(page.clickLinks.count == productIds.count)
+            #expect(!page.html.contains("href=\"https://www.ornekspor.com.tr"))
+            // The sample's own price block (template inheritance over the built-in carousel).
+            #expect(page.html.contains("class=\"reco-prices sf-price\""))
+            #expect(page.html.contains("class=\"reco-carousel") || page.html.contains("reco-carousel"))
+            // A new visitor gets both cookies.
+            #expect(page.cookies.contains(Visitor.idCookie + "=") && page.cookies.contains(Visitor.sessionCookie + "="))
+            #expect(page.html.contains("navigator.sendBeacon"))
+        }
+    }
+
+    @Test func blocksOffRendersThePageWithoutAskingTheVendors() async throws {
+        try await Harness.run { client, _ in
+            let page = try await client.page("/products/100900?blocks=off")
+            #expect(page.status == .ok)
+            #expect(page.html.contains("<h1>Product 100900</h1>"))
+            #expect(page.attribute("data-reco-instance-id").isEmpty)
+        }
+    }
+
+    @Test(arguments: [StandInVendor.Behaviour(delay: .seconds(3)), StandInVendor.Behaviour(failing: true)])
+    func slowOrFailingVendorLeavesThePageWithoutBlocks(behaviour: StandInVendor.Behaviour) async throws {
+        try await Harness.run(behaviour: behaviour) { client, harness in
+            let page = try await client.page("/products/100900")
+            #expect(page.status == .ok)
+            #expect(page.html.contains("<h1>Product 100900</h1>"))
+            #expect(page.attribute("data-reco-instance-id").isEmpty)
+            #expect(!page.html.contains("sendBeacon"))
+            _ = await harness.deliverEverything()
+            #expect(harness.segmentifyEvents.isEmpty && harness.retenoGroups.isEmpty, "no block shown, no impression")
+        }
+    }
+
+    @Test func vendorDownLeavesThePageWithoutBlocks() async throws {
+        try await Harness.run(vendorState: .down) { client, _ in
+            let page = try await client.page("/products/100900")
+            #expect(page.status == .ok)
+            #expect(page.html.contains("<h1>Product 100900</h1>"))
+            #expect(page.attribute("data-reco-instance-id").isEmpty)
+        }
+    }
+
+    @Test func anUnusableProductIdIsNotFound() async throws {
+        try await Harness.run { client, _ in
+            let page = try await client.page("/products/%3Cscript%3E")
+            #expect(page.status == .notFound)
+        }
+    }
+}

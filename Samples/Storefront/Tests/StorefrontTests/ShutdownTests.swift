@@ -1,0 +1,38 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import StorefrontKit
+
+@Suite("Shutdown and restart")
+struct ShutdownTests {
+    @Test func eventsNotDeliveredByTheDeadlineAreSentByTheNextStart() async throws {
+        let journal = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-restart-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: journal) }
+        let click = ClickToken(vendor: .segmentify, instanceId: "scn_1", interactionId: "act_1", productId: "100900", position: 3,
+                               visitor: "0123456789abcdef0123456789abcdef", destination: "/products/100900", expires: Date())
+        let context = Storefront.context(visitor: Visitor(id: click.visitor, session: "fedcba9876543210fedcba9876543210"), pageURL: nil)
+
+        // The vendor is down: the deadline passes with the click still in the journal.
+        let down = try StorefrontTracking(directory: journal, settings: VendorSettings(standIn: URL(string: "http://127.0.0.1:9")!))
+        await down.clicked(click, context: context)
+        let first = await down.shutdown(deadline: .milliseconds(300))
+        #expect(first["segmentify"]?.pending == 1)
+        #expect(first["segmentify"]?.delivered == 0)
+
+        // Next start, vendor up: the click left by the last run arrives.
+        let vendor = try StandInVendor()
+        let vendorApp = Application(router: vendor.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await vendorApp.test(.live) { client in
+            let base = URL(string: "http://127.0.0.1:\(try #require(client.port))")!
+            let up = try StorefrontTracking(directory: journal, settings: VendorSettings(standIn: base))
+            #expect(up.segmentify.recoveryReport.pendingEvents == 1)
+            let second = await up.shutdown(deadline: .seconds(10))
+            #expect(second["segmentify"]?.delivered == 1 && second["segmentify"]?.pending == 0)
+        }
+        let events = vendor.received.flatMap { $0.body.arrayValue ?? [] }
+        #expect(events.count == 1)
+        #expect(events.first?["type"]?.stringValue == "click")
+        #expect(events.first?["interactionId"]?.stringValue == "100900")
+    }
+}
