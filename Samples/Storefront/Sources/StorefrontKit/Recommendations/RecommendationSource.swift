@@ -78,9 +78,12 @@ public struct RecommendationSource: Sendable {
     private func send(_ request: TrackingRequest, vendor: String) async -> Data? {
         let timeout = settings.timeout
         let transport = self.transport
+        // URLSession on Linux fails a request at once when its timeout is under a second, so the transport
+        // gets whole seconds and the race below enforces the real timeout (cancelling the request).
+        let transportTimeout = Duration.seconds(max(1, timeout.components.seconds + 1))
         do {
             let reply = try await withThrowingTaskGroup(of: TrackingReply?.self) { group in
-                group.addTask { try await transport.send(request, timeout: timeout) }
+                group.addTask { try await transport.send(request, timeout: transportTimeout) }
                 group.addTask {
                     try await Task.sleep(for: timeout)
                     return nil

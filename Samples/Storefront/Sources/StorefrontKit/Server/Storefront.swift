@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import Hummingbird
 import Logging
 import RecoKit
@@ -109,7 +108,6 @@ public struct Storefront: Sendable {
         await tracking.clicked(token, context: Self.context(visitor: Visitor(id: token.visitor, session: session), pageURL: nil))
         var response = Response.redirect(to: token.destination, type: .found)
         response.headers[.cacheControl] = "no-store"
-        response.headers[Self.referrerPolicy] = "no-referrer"
         return response
     }
 
@@ -132,8 +130,6 @@ public struct Storefront: Sendable {
         await tracking.viewed(shown, context: Self.context(visitor: visitor, pageURL: nil))
         return Response(status: .noContent)
     }
-
-    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
 
     static func context(visitor: Visitor, pageURL: String?) -> InteractionContext {
         InteractionContext(userId: visitor.id, sessionId: visitor.session, lang: "TR", pageUrl: pageURL)

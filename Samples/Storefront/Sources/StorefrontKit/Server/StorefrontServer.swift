@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import RecoVendors
+import ServiceLifecycle
 
 /// Runs the storefront (and the stand-in vendor when no real vendor URL is given) until SIGTERM or
 /// SIGINT, then gives the trackers ``StorefrontOptions/drainSeconds`` to deliver what they hold; the
@@ -12,14 +13,16 @@ public enum StorefrontServer {
         var logger = Logger(label: "storefront")
         logger.logLevel = .info
         let standInBase = URL(string: "http://127.0.0.1:\(options.vendorPort)")!
-        var standInTask: Task<Void, any Error>?
+        var standIn: (group: ServiceGroup, task: Task<Void, any Error>)?
         if options.needsStandIn {
             let vendor = try StandInVendor(payloads: options.payloads ?? StandInVendor.defaultPayloads,
                                            behaviour: .init(delay: .milliseconds(options.vendorDelayMilliseconds), failing: options.vendorFails))
             let app = Application(router: vendor.router(),
                                   configuration: .init(address: .hostname("127.0.0.1", port: options.vendorPort), serverName: "StandInVendor"),
                                   logger: Logger(label: "stand-in-vendor"))
-            standInTask = Task { try await app.run() }
+            // Its own group, deaf to signals: it must keep answering while the trackers drain.
+            let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "stand-in-vendor")))
+            standIn = (group, Task { try await group.run() })
             logger.info("stand-in vendor on \(standInBase) (Segmentify and Reteno, payloads from Samples/Payloads)")
         }
         let settings = VendorSettings(
@@ -43,7 +46,9 @@ public enum StorefrontServer {
         for (name, summary) in summaries.sorted(by: { $0.key < $1.key }) {
             logger.info("tracking \(name): \(summary)")
         }
-        standInTask?.cancel()
-        _ = await standInTask?.result
+        if let standIn {
+            await standIn.group.triggerGracefulShutdown()
+            _ = await standIn.task.result
+        }
     }
 }
