@@ -11,8 +11,10 @@ command -v wrk >/dev/null || { echo "measure.sh: wrk is not installed (apt-get i
 
 swift build -c release --product Storefront >/dev/null
 journal="$(mktemp -d)"
-"$(swift build -c release --show-bin-path)/Storefront" --port "$port" --vendor-port "$vendor_port" --journal "$journal" \
-    > "$journal/server.log" 2>&1 &
+# Extra server options (for example --cache-ttl 60) come from STOREFRONT_MEASURE_OPTIONS.
+# shellcheck disable=SC2086
+"$(swift build -c release --show-bin-path)/Storefront" --port "$port" --vendor-port "$vendor_port" --journal "$journal/journal" \
+    ${STOREFRONT_MEASURE_OPTIONS:-} > "$journal/server.log" 2>&1 &
 server=$!
 cleanup() { kill -TERM "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$journal"; }
 trap cleanup EXIT
@@ -23,17 +25,19 @@ done
 curl -fsS "http://127.0.0.1:$port/products/100900" | grep -q 'data-reco-instance-id' \
     || { echo "measure.sh: the page has no blocks; see $journal/server.log" >&2; cat "$journal/server.log" >&2; exit 1; }
 
-run() { # label, uri
-    wrk -t"$threads" -c"$connections" -d"$duration" --latency "http://127.0.0.1:$port$2" > "$journal/$1.txt"
+run() { # label, uri, [duration]
+    wrk -t"$threads" -c"$connections" -d"${3:-$duration}" --latency "http://127.0.0.1:$port$2" > "$journal/$1.txt"
     local rps p99
     rps=$(awk '/^Requests\/sec:/ {print $2}' "$journal/$1.txt")
     p99=$(awk '$1 == "99%" {print $2}' "$journal/$1.txt")
     printf '%-16s %12s req/s   p99 %s\n' "$1" "$rps" "$p99"
     echo "$rps" > "$journal/$1.rps"
 }
-echo "wrk -t$threads -c$connections -d$duration --latency, release build, 127.0.0.1"
-run warm-up "/products/100900" >/dev/null
+echo "wrk -t$threads -c$connections -d$duration --latency, release build, 127.0.0.1, options: ${STOREFRONT_MEASURE_OPTIONS:-none}"
+run warm-up "/products/100900" 3s >/dev/null
 run without-blocks "/products/100900?blocks=off"
 run with-blocks "/products/100900"
+grep -E "timeout|unreachable|answered HTTP" "$journal/server.log" | sed -E 's/.*(did not answer|unreachable|answered HTTP).*/\1/' | sort | uniq -c \
+    | awk '{ $1 = $1; print "pages without a vendor'"'"'s blocks: " $0 }' || true
 awk -v with="$(cat "$journal/with-blocks.rps")" -v without="$(cat "$journal/without-blocks.rps")" \
     'BEGIN { printf "blocks cost %.1f%% of throughput\n", (1 - with / without) * 100 }'

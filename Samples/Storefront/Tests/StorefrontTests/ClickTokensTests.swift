@@ -71,3 +71,23 @@ final class TestClock: @unchecked Sendable {
     var now: Date { lock.withLock { current } }
     func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
 }
+
+@Suite("Base64url")
+struct Base64URLTests {
+    @Test func roundTripsEveryLengthAndMatchesFoundation() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 1...70 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            let text = ClickTokens.base64URL(bytes)
+            let foundation = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(text == foundation)
+            #expect(ClickTokens.bytes(base64URL: Substring(text)) == bytes)
+        }
+        #expect(ClickTokens.bytes(base64URL: "abcde") == nil, "a length no encoder writes")
+        #expect(ClickTokens.bytes(base64URL: "ab+/") == nil, "standard base64 characters")
+        #expect(ClickTokens.bytes(base64URL: "") == nil)
+        #expect(ClickTokens.bytes(base64URL: "QQ") == [0x41])
+        #expect(ClickTokens.bytes(base64URL: "QR") == nil, "the same byte spelled another way")
+    }
+}

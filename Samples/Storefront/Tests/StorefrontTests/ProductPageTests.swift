@@ -62,6 +62,22 @@ struct ProductPageTests {
         }
     }
 
+    @Test func withACacheASecondPageNeedsNoVendorButAnOutageIsNotCached() async throws {
+        try await Harness.run(behaviour: .init(failing: true), cache: RecommendationCache(lifetime: .seconds(3600))) { client, harness in
+            let failed = try await client.page("/products/100900")
+            #expect(failed.attribute("data-reco-instance-id").isEmpty)
+            harness.vendor.behaviour = .init()
+            let first = try await client.page("/products/100900")
+            harness.vendor.behaviour = .init(failing: true)
+            let second = try await client.page("/products/100900")
+            #expect(!first.attribute("data-reco-instance-id").isEmpty)
+            #expect(second.attribute("data-reco-instance-id") == first.attribute("data-reco-instance-id"))
+            #expect(second.clickLinks != first.clickLinks, "links are signed per visitor and page")
+            let other = try await client.page("/products/24-WG080")
+            #expect(other.attribute("data-reco-instance-id").isEmpty, "another product is not served from the cache")
+        }
+    }
+
     @Test func anUnusableProductIdIsNotFound() async throws {
         try await Harness.run { client, _ in
             let page = try await client.page("/products/%3Cscript%3E")

@@ -51,16 +51,64 @@ public struct ClickTokens: Sendable {
         return true
     }
 
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Base64url without padding (RFC 4648 §5).
     static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index + 3 <= bytes.count {
+            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+            for shift in [18, 12, 6, 0] { out.append(alphabet[Int(chunk >> UInt32(shift) & 63)]) }
+            index += 3
+        }
+        let rest = bytes.count - index
+        if rest > 0 {
+            let chunk = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
+            for shift in [18, 12, 6, 0].prefix(rest + 1) { out.append(alphabet[Int(chunk >> UInt32(shift) & 63)]) }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
+    /// The bytes of canonical base64url text without padding; nil for any other character, an impossible
+    /// length, or unused trailing bits that are not zero.
     static func bytes(base64URL text: Substring) -> [UInt8]? {
-        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64).map(Array.init)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count * 3 / 4)
+        var chunk: UInt32 = 0
+        var count = 0
+        for unit in text.utf8 {
+            let value: UInt32
+            switch unit {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = UInt32(unit - UInt8(ascii: "A"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = UInt32(unit - UInt8(ascii: "a")) + 26
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt32(unit - UInt8(ascii: "0")) + 52
+            case UInt8(ascii: "-"): value = 62
+            case UInt8(ascii: "_"): value = 63
+            default: return nil
+            }
+            chunk = chunk << 6 | value
+            count += 1
+            if count == 4 {
+                bytes.append(UInt8(truncatingIfNeeded: chunk >> 16))
+                bytes.append(UInt8(truncatingIfNeeded: chunk >> 8))
+                bytes.append(UInt8(truncatingIfNeeded: chunk))
+                chunk = 0
+                count = 0
+            }
+        }
+        switch count {
+        case 0: break
+        case 2:
+            guard chunk & 0xF == 0 else { return nil }  // only the canonical spelling: no two texts for one token
+            bytes.append(UInt8(truncatingIfNeeded: chunk >> 4))
+        case 3:
+            guard chunk & 0x3 == 0 else { return nil }
+            bytes.append(UInt8(truncatingIfNeeded: chunk >> 10))
+            bytes.append(UInt8(truncatingIfNeeded: chunk >> 2))
+        default: return nil
+        }
+        return bytes.isEmpty ? nil : bytes
     }
 }

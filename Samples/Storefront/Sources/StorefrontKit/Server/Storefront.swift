@@ -26,18 +26,22 @@ public struct Storefront: Sendable {
     public let renderer: WidgetRenderer
     /// The template the blocks are rendered with.
     public let template: String
+    /// Blocks kept between pages, when a lifetime is set (off by default).
+    public let cache: RecommendationCache?
     let logger: Logger
 
     /// A storefront; the renderer defaults to the sample's templates over the built-in ones.
     public init(source: RecommendationSource, tracking: StorefrontTracking, tokens: ClickTokens = ClickTokens(),
                 rendered: RenderedWidgets = RenderedWidgets(), renderer: WidgetRenderer? = nil,
-                template: String = "storefront-carousel", logger: Logger = Logger(label: "storefront")) throws {
+                template: String = "storefront-carousel", cache: RecommendationCache? = nil,
+                logger: Logger = Logger(label: "storefront")) throws {
         self.source = source
         self.tracking = tracking
         self.tokens = tokens
         self.rendered = rendered
         self.renderer = try renderer ?? WidgetRenderer(library: Self.templates())
         self.template = template
+        self.cache = cache
         self.logger = logger
     }
 
@@ -78,7 +82,9 @@ public struct Storefront: Sendable {
     /// The rendered blocks, their impressions tracked and remembered for the visitor; empty when the
     /// vendors gave nothing in time or rendering failed.
     func recommendationBlocks(productId: String, visitor: Visitor, pageURL: String) async -> String {
-        let widgets = await source.blocks(forProduct: productId, visitor: visitor, pageURL: pageURL)
+        let source = self.source
+        let fetch = { await source.blocks(forProduct: productId, visitor: visitor, pageURL: pageURL) }
+        let widgets = if let cache { await cache.blocks(forProduct: productId, fetch: fetch) } else { await fetch() }
         guard !widgets.isEmpty else { return "" }
         var renderer = self.renderer
         let tokens = self.tokens

@@ -32,7 +32,8 @@ public enum StorefrontServer {
             timeout: .milliseconds(options.timeoutMilliseconds))
         let tracking = try StorefrontTracking(directory: options.journal, settings: settings)
         let storefront = try Storefront(source: RecommendationSource(settings: settings), tracking: tracking,
-                                        tokens: ClickTokens(lifetime: .seconds(options.clickLifetimeSeconds)))
+                                        tokens: ClickTokens(lifetime: .seconds(options.clickLifetimeSeconds)),
+                                        cache: options.cacheSeconds > 0 ? RecommendationCache(lifetime: .seconds(options.cacheSeconds)) : nil)
         let app = Application(router: storefront.router(),
                               configuration: .init(address: .hostname("127.0.0.1", port: options.port), serverName: "Storefront"),
                               logger: logger)
