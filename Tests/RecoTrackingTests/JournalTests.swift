@@ -39,7 +39,7 @@ struct JournalTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             let (journal, _) = try open(directory)
-            for number in 1...10 { _ = try journal.append(payload(number)) }
+            for number in 1...10 { _ = try journal.append(payload(number), assigningSequence: false) }
             try journal.commit()
             journal.close()
         }
@@ -57,7 +57,7 @@ struct JournalTests {
         let segmentPath: String
         do {
             let (journal, _) = try open(directory)
-            for number in 1...5 { _ = try journal.append(payload(number)) }
+            for number in 1...5 { _ = try journal.append(payload(number), assigningSequence: false) }
             segmentPath = (journal.store as! FileSegmentStore).path(journal.active)
             journal.close()
         }
@@ -71,7 +71,7 @@ struct JournalTests {
         #expect(report.damage.count == 1)
         #expect(report.damage.first?.bytesSkipped == 18)
         #expect(report.damage.first?.reason.contains("torn") == true)
-        _ = try journal.append(payload(6))
+        _ = try journal.append(payload(6), assigningSequence: false)
         try journal.commit()
         let batch = try journal.take(maxCount: 100, maxBytes: 1 << 20, interval: .zero, force: true)
         #expect(try products(batch) == ["P-1", "P-2", "P-3", "P-4", "P-5", "P-6"])
@@ -85,7 +85,7 @@ struct JournalTests {
         let recordSize = payload(1).count + 8
         do {
             let (journal, _) = try open(directory)
-            for number in 1...4 { _ = try journal.append(payload(number)) }
+            for number in 1...4 { _ = try journal.append(payload(number), assigningSequence: false) }
             segmentPath = (journal.store as! FileSegmentStore).path(journal.active)
             journal.close()
         }
@@ -104,7 +104,7 @@ struct JournalTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             let (journal, _) = try open(directory, segmentBytes: 4096)
-            for number in 1...300 { _ = try journal.append(payload(number)) }
+            for number in 1...300 { _ = try journal.append(payload(number), assigningSequence: false) }
             try journal.commit()
             #expect(try journal.store.list().count > 5)
             // Out of order: the second batch is acknowledged first.

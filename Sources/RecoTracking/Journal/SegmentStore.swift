@@ -109,6 +109,10 @@ final class FileSegmentStore: SegmentStore {
 /// Segments in memory, for the opt-in `memory` durability (tests, benchmarks).
 final class MemorySegmentStore: SegmentStore {
     private var segments: [UInt64: [UInt8]] = [:]
+    private let capacity: Int
+
+    /// `capacity`: the segment size, reserved at once so a growing segment is never copied.
+    init(capacity: Int) { self.capacity = capacity }
 
     func list() -> [UInt64] { segments.keys.sorted() }
     func readAll(_ segment: UInt64) -> [UInt8] { segments[segment] ?? [] }
@@ -116,7 +120,14 @@ final class MemorySegmentStore: SegmentStore {
         guard let bytes = segments[segment], offset < bytes.count else { return [] }
         return Array(bytes[offset..<min(bytes.count, offset + count)])
     }
-    func append(_ segment: UInt64, _ bytes: [UInt8]) { segments[segment, default: []].append(contentsOf: bytes) }
+    func append(_ segment: UInt64, _ bytes: [UInt8]) {
+        if segments[segment] == nil {
+            var fresh = [UInt8]()
+            fresh.reserveCapacity(capacity + 512 * 1024)
+            segments[segment] = fresh
+        }
+        segments[segment]!.append(contentsOf: bytes)
+    }
     func truncate(_ segment: UInt64, to size: Int) {
         guard var bytes = segments[segment] else { return }
         bytes.removeLast(max(0, bytes.count - size))
