@@ -44,9 +44,11 @@ final class FileSegmentStore: SegmentStore {
 
     private func handle(_ segment: UInt64) throws(TrackingError) -> Int32 {
         if let fd = handles[segment] { return fd }
+        let existed = access(path(segment), F_OK) == 0
         let fd = open(path(segment), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .journal("cannot open \(path(segment)): \(String(cString: strerror(errno)))") }
         handles[segment] = fd
+        if !existed { syncDirectory() }
         return fd
     }
 
@@ -99,6 +101,14 @@ final class FileSegmentStore: SegmentStore {
     }
 
     func syncHandles(_ segments: [UInt64]) -> [Int32] { segments.compactMap { handles[$0] } }
+
+    /// Makes a new file's name durable (a file `fsync` does not cover its directory entry).
+    private func syncDirectory() {
+        let fd = open(directory.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        closeDescriptor(fd)
+    }
 
     func close() {
         for fd in handles.values { closeDescriptor(fd) }
