@@ -21,6 +21,17 @@ struct JournalTests {
         #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
         #expect(CRC32.checksum([UInt8]()) == 0)
         #expect(CRC32.checksum(Array("The quick brown fox jumps over the lazy dog".utf8)) == 0x414F_A339)
+        // Every length around the 8-byte stride agrees with the bit-by-bit definition.
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<40 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var reference: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                reference ^= UInt32(byte)
+                for _ in 0..<8 { reference = reference & 1 == 1 ? (reference >> 1) ^ 0xEDB8_8320 : reference >> 1 }
+            }
+            #expect(CRC32.checksum(bytes) == reference ^ 0xFFFF_FFFF)
+        }
     }
 
     @Test func eventsRoundTripThroughTheBinaryForm() throws {

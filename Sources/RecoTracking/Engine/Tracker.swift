@@ -93,7 +93,7 @@ public final class Tracker: Sendable {
         // The journal gives the sequence number (patched into the record) under the same lock as the append.
         let appended: (end: JournalPosition, sequence: UInt64)
         do {
-            appended = try journal.append(EventCodec.encode(TrackedEvent(id: EventID(run: run, sequence: 0), interaction: interaction)),
+            appended = try journal.append(EventCodec.encode(id: EventID(run: run, sequence: 0), interaction: interaction),
                                           assigningSequence: true)
         } catch {
             if error.isQueueFull { counters.withLock { $0.refusedQueueFull += 1 } }
