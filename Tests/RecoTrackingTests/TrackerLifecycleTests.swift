@@ -35,6 +35,28 @@ struct TrackerLifecycleTests {
         #expect(await next.shutdown(deadline: .seconds(5)) == ShutdownSummary(delivered: 25, pending: 0, deadLettered: 0))
     }
 
+    @Test func forcePushFlushesAtOnceButNotMoreOftenThanItsInterval() async throws {
+        let transport = ScriptedTransport([])
+        var configuration = configuration(nil)
+        configuration.flushInterval = .seconds(3600)
+        configuration.forcePushInterval = .seconds(3600)
+        let tracker = try Tracker(destination: RetenoDestination(accessKey: "k"), configuration: configuration, transport: transport)
+        for event in Interaction.recomEvents(variant: "r1107v1482", impressions: ["240-LV09", "318-KZ11"], forcePush: true) {
+            try await tracker.track(event)
+        }
+        while tracker.statistics.delivered < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        // A second forcePush within the interval waits for the normal batch rules (here: an hour).
+        try await tracker.track(Interaction.recomEvents(variant: "r1107v1482", impressions: ["557-TR02"], forcePush: true)[0])
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(tracker.statistics.delivered == 2)
+        #expect(tracker.statistics.pending == 1)
+        #expect(transport.requests.count == 1)
+        try await tracker.flush()
+        await tracker.waitUntilDelivered()
+        #expect(tracker.statistics.delivered == 3)
+        _ = await tracker.shutdown(deadline: .zero)
+    }
+
     @Test func tooLargeSplitsTheBatchWithoutDeadLettering() async throws {
         let transport = SizeLimitedTransport(maxEvents: 3)
         var configuration = configuration(nil)
