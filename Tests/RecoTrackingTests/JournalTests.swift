@@ -21,6 +21,17 @@ struct JournalTests {
         #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
         #expect(CRC32.checksum([UInt8]()) == 0)
         #expect(CRC32.checksum(Array("The quick brown fox jumps over the lazy dog".utf8)) == 0x414F_A339)
+        // Every length around the 8-byte stride agrees with the bit-by-bit definition.
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<40 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var reference: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                reference ^= UInt32(byte)
+                for _ in 0..<8 { reference = reference & 1 == 1 ? (reference >> 1) ^ 0xEDB8_8320 : reference >> 1 }
+            }
+            #expect(CRC32.checksum(bytes) == reference ^ 0xFFFF_FFFF)
+        }
     }
 
     @Test func eventsRoundTripThroughTheBinaryForm() throws {
@@ -39,7 +50,7 @@ struct JournalTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             let (journal, _) = try open(directory)
-            for number in 1...10 { _ = try journal.append(payload(number)) }
+            for number in 1...10 { _ = try journal.append(payload(number), assigningSequence: false) }
             try journal.commit()
             journal.close()
         }
@@ -57,7 +68,7 @@ struct JournalTests {
         let segmentPath: String
         do {
             let (journal, _) = try open(directory)
-            for number in 1...5 { _ = try journal.append(payload(number)) }
+            for number in 1...5 { _ = try journal.append(payload(number), assigningSequence: false) }
             segmentPath = (journal.store as! FileSegmentStore).path(journal.active)
             journal.close()
         }
@@ -71,7 +82,7 @@ struct JournalTests {
         #expect(report.damage.count == 1)
         #expect(report.damage.first?.bytesSkipped == 18)
         #expect(report.damage.first?.reason.contains("torn") == true)
-        _ = try journal.append(payload(6))
+        _ = try journal.append(payload(6), assigningSequence: false)
         try journal.commit()
         let batch = try journal.take(maxCount: 100, maxBytes: 1 << 20, interval: .zero, force: true)
         #expect(try products(batch) == ["P-1", "P-2", "P-3", "P-4", "P-5", "P-6"])
@@ -85,7 +96,7 @@ struct JournalTests {
         let recordSize = payload(1).count + 8
         do {
             let (journal, _) = try open(directory)
-            for number in 1...4 { _ = try journal.append(payload(number)) }
+            for number in 1...4 { _ = try journal.append(payload(number), assigningSequence: false) }
             segmentPath = (journal.store as! FileSegmentStore).path(journal.active)
             journal.close()
         }
@@ -104,7 +115,7 @@ struct JournalTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             let (journal, _) = try open(directory, segmentBytes: 4096)
-            for number in 1...300 { _ = try journal.append(payload(number)) }
+            for number in 1...300 { _ = try journal.append(payload(number), assigningSequence: false) }
             try journal.commit()
             #expect(try journal.store.list().count > 5)
             // Out of order: the second batch is acknowledged first.

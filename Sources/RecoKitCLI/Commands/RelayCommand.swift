@@ -36,11 +36,13 @@ enum RelayCommand: Command {
         device, params (object). Segmentify needs userId and sessionId; Reteno takes impressions and
         clicks with a productId. A line that is not valid is reported with its number and skipped.
 
+        When the journal is full, the relay stops reading stdin until delivery makes room.
+
         Options:
           --journal DIR        the journal directory (created if missing; one relay at a time)
           --vendor NAME        segmentify or reteno
           --endpoint URL       the vendor's base URL
-          --api-key KEY        Segmentify apiKey or Reteno access key (required)
+          --api-key KEY        Segmentify apiKey or Reteno access key (a real vendor needs it)
           --origin DOMAIN      Segmentify Origin header (default: the endpoint's host)
           --durability MODE    strict (fsync per event) or batched (group commit, default)
           --deadline SECONDS   how long to keep delivering after the input ends (default 30)
@@ -54,7 +56,10 @@ enum RelayCommand: Command {
         guard let endpointText = arguments.value("endpoint"), let endpoint = URL(string: endpointText), endpoint.scheme != nil else {
             throw UsageError("--endpoint needs a URL such as https://gandalf.segmentify.com")
         }
-        guard let apiKey = arguments.value("api-key") else { throw UsageError("--api-key is required") }
+        let apiKey = arguments.value("api-key") ?? ""
+        if apiKey.isEmpty {
+            Console.error("relay: no --api-key given; a real vendor will refuse the events (they stay in the journal)")
+        }
         let destination: any TrackingDestination
         switch arguments.value("vendor") {
         case "segmentify":

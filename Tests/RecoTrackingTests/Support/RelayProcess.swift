@@ -6,6 +6,9 @@ final class RelayProcess: @unchecked Sendable {
     let process = Process()
     private let input = Pipe()
     private let errors = Pipe()
+    private let output = Pipe()
+    /// What the child wrote to stdout (read when it exits).
+    private(set) var stdout = ""
     private let lock = NSLock()
     private var highestAccepted = 0
     private var stderrText = ""
@@ -29,7 +32,7 @@ final class RelayProcess: @unchecked Sendable {
         process.arguments = arguments
         process.standardInput = input
         process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = output
         try process.run()
         let handle = errors.fileHandleForReading
         Thread.detachNewThread { [self] in
@@ -80,6 +83,7 @@ final class RelayProcess: @unchecked Sendable {
 
     /// Waits for the child to exit by itself; returns its status.
     func wait() -> Int32 {
+        stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         readerDone.wait()
         return process.terminationStatus
