@@ -37,7 +37,8 @@ echo "wrk -t$threads -c$connections -d$duration --latency, release build, 127.0.
 run warm-up "/products/100900" 3s >/dev/null
 run without-blocks "/products/100900?blocks=off"
 run with-blocks "/products/100900"
-grep -E "timeout|unreachable|answered HTTP" "$journal/server.log" | sed -E 's/.*(did not answer|unreachable|answered HTTP).*/\1/' | sort | uniq -c \
-    | awk '{ $1 = $1; print "pages without a vendor'"'"'s blocks: " $0 }' || true
+# Each vendor that gave a page no block logs one line: count them by vendor and reason.
+grep -oE "(segmentify|reteno) (did not answer|unreachable|answered HTTP [0-9]+)" "$journal/server.log" | sort | uniq -c \
+    | awk '{ n = $1; $1 = ""; print "pages without a block:" $0 ": " n }' || true
 awk -v with="$(cat "$journal/with-blocks.rps")" -v without="$(cat "$journal/without-blocks.rps")" \
     'BEGIN { printf "blocks cost %.1f%% of throughput\n", (1 - with / without) * 100 }'

@@ -37,7 +37,7 @@ struct ClickThroughTests {
             evil.destination = "https://evil.example/"
             let refused = [
                 "/r/" + ClickTokens().issue(evil),                                           // another key
-                "/r/" + ClickTokens.base64URL(Array(evil.json.utf8)) + "." + parts[1],       // payload swapped, tag kept
+                "/r/" + ClickTokens.base64URL(evil.payload) + "." + parts[1],       // payload swapped, tag kept
                 "/r/" + parts[0] + "." + String(parts[1].reversed()),                        // tag tampered
                 "/r/" + parts[0],                                                             // tag dropped
                 "/r/not-a-token",

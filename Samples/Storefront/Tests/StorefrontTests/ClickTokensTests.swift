@@ -25,7 +25,7 @@ struct ClickTokensTests {
         // The payload changed to point elsewhere, the tag kept.
         var evil = Self.click
         evil.destination = "https://evil.example/"
-        let evilPayload = ClickTokens.base64URL(Array(evil.json.utf8))
+        let evilPayload = ClickTokens.base64URL(evil.payload)
         #expect(tokens.verify(evilPayload + "." + parts[1]) == nil)
         // One character of the payload or the tag changed.
         for part in [0, 1] {
@@ -37,6 +37,17 @@ struct ClickTokensTests {
         for junk in ["", ".", "abc", "abc.def", text + ".x", text + "=", "https://evil.example", String(repeating: "A", count: 5000)] {
             #expect(tokens.verify(junk) == nil)
         }
+    }
+
+    @Test func payloadKeepsAnyTextAndRefusesOtherShapes() throws {
+        var click = Self.click
+        click.instanceId = "a:b|1:c"
+        click.destination = "https://shop.example/p?q=1:2&x=ü"
+        let read = try #require(ClickToken(payload: click.payload))
+        #expect(read.instanceId == click.instanceId && read.destination == click.destination && read.position == 2)
+        #expect(ClickToken(payload: Array(click.payload.dropLast())) == nil)
+        #expect(ClickToken(payload: click.payload + Array("1:x".utf8)) == nil)
+        #expect(ClickToken(payload: Array("2".utf8) + click.payload.dropFirst()) == nil)
     }
 
     @Test func anExpiredTokenIsRefused() {

@@ -2,12 +2,15 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import RecoTracking
 @testable import StorefrontKit
 
 @Suite("Product page")
 struct ProductPageTests {
-    @Test func pageCarriesTheVendorsBlocksWithTrackingAttributes() async throws {
-        try await Harness.run { client, _ in
+    @Test(arguments: ["ahc", "urlsession"])
+    func pageCarriesTheVendorsBlocksWithTrackingAttributes(transport: String) async throws {
+        let transport: any Transport = transport == "ahc" ? AsyncHTTPClientTransport() : URLSessionTransport.shared
+        try await Harness.run(transport: transport) { client, _ in
             let page = try await client.page("/products/100900")
             #expect(page.status == .ok)
             #expect(page.html.contains("<h1>Product 100900</h1>"))

@@ -33,23 +33,42 @@ public struct ClickToken: Sendable, Hashable {
         self.expires = expires
     }
 
-    /// The payload as JSON with sorted keys (what is signed).
-    var json: String {
-        JSONWriter.string(.object([
-            "v": .string(vendor.rawValue), "i": .string(instanceId), "a": .string(interactionId), "p": .string(productId),
-            "n": .number(JSONNumber(position)), "u": .string(visitor), "d": .string(destination),
-            "e": .number(JSONNumber(Int(expires.timeIntervalSince1970.rounded(.down)))),
-        ]))
+    /// The payload (what is signed): `1` then each field as `length:text` (UTF-8 byte length), in a fixed
+    /// order; a length prefix keeps any text, separators included, unambiguous.
+    var payload: [UInt8] {
+        var bytes: [UInt8] = [UInt8(ascii: "1")]
+        bytes.reserveCapacity(64 + destination.utf8.count + instanceId.utf8.count + interactionId.utf8.count + productId.utf8.count + visitor.utf8.count)
+        for field in [vendor.rawValue, instanceId, interactionId, productId, String(position), visitor, destination,
+                      String(Int(expires.timeIntervalSince1970.rounded(.down)))] {
+            bytes.append(contentsOf: String(field.utf8.count).utf8)
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(contentsOf: field.utf8)
+        }
+        return bytes
     }
 
-    /// Reads a payload written by ``json``; nil when any field is missing or of the wrong kind.
-    init?(json: JSONValue) {
-        guard let vendor = json["v"]?.stringValue, let instanceId = json["i"]?.stringValue,
-              let interactionId = json["a"]?.stringValue, let productId = json["p"]?.stringValue,
-              let position = json["n"]?.intValue, let visitor = json["u"]?.stringValue,
-              let destination = json["d"]?.stringValue, let expires = json["e"]?.intValue else { return nil }
-        self.init(vendor: Vendor(rawValue: vendor), instanceId: instanceId, interactionId: interactionId, productId: productId,
-                  position: position, visitor: visitor, destination: destination,
-                  expires: Date(timeIntervalSince1970: TimeInterval(expires)))
+    /// Reads a payload written by ``payload``; nil when it is not exactly that shape.
+    init?(payload: [UInt8]) {
+        guard payload.first == UInt8(ascii: "1") else { return nil }
+        var fields: [String] = []
+        var index = 1
+        while index < payload.count {
+            var length = 0
+            while index < payload.count, let digit = payload[index].asciiDigit, length < 100_000 {
+                length = length * 10 + digit
+                index += 1
+            }
+            guard index < payload.count, payload[index] == UInt8(ascii: ":"), payload.count - index - 1 >= length else { return nil }
+            index += 1
+            fields.append(String(decoding: payload[index..<index + length], as: UTF8.self))
+            index += length
+        }
+        guard fields.count == 8, let position = Int(fields[4]), let expires = Int(fields[7]) else { return nil }
+        self.init(vendor: Vendor(rawValue: fields[0]), instanceId: fields[1], interactionId: fields[2], productId: fields[3],
+                  position: position, visitor: fields[5], destination: fields[6], expires: Date(timeIntervalSince1970: TimeInterval(expires)))
     }
+}
+
+extension UInt8 {
+    fileprivate var asciiDigit: Int? { self >= 48 && self <= 57 ? Int(self - 48) : nil }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import RecoKit
 
-/// Issues and checks click-through tokens: `base64url(payload).base64url(HMAC-SHA256(payload))`, signed
+/// Issues and checks click-through tokens: `base64url(payload).base64url(HMAC-SHA256(payload))` (payload:
+/// ``ClickToken/payload``), signed
 /// with a key drawn at random when the process starts (so tokens die with the process, as pages do).
 ///
 /// A token is refused (``verify(_:)`` returns nil) when it is malformed, its tag does not match (forged
@@ -25,7 +26,7 @@ public struct ClickTokens: Sendable {
     public func issue(_ token: ClickToken) -> String {
         var token = token
         token.expires = now().addingTimeInterval(TimeInterval(lifetime.components.seconds))
-        let payload = Array(token.json.utf8)
+        let payload = token.payload
         return Self.base64URL(payload) + "." + Self.base64URL(mac.tag(payload))
     }
 
@@ -34,8 +35,7 @@ public struct ClickTokens: Sendable {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard text.utf8.count <= 4096, parts.count == 2,
               let payload = Self.bytes(base64URL: parts[0]), let tag = Self.bytes(base64URL: parts[1]),
-              mac.verify(tag, for: payload),
-              let json = try? JSONValue(parsing: Data(payload)), let token = ClickToken(json: json),
+              mac.verify(tag, for: payload), let token = ClickToken(payload: payload),
               token.expires > now(), Self.isAllowedDestination(token.destination) else { return nil }
         return token
     }

@@ -28,6 +28,8 @@ public struct StorefrontOptions: Sendable, Equatable {
     public var clickLifetimeSeconds = 3600
     /// How long shutting down may spend delivering events, in seconds.
     public var drainSeconds = 5
+    /// The HTTP client for vendors: `ahc` (AsyncHTTPClient) or `urlsession` (RecoKit's URLSessionTransport).
+    public var transport = "ahc"
     /// How long a product's blocks are reused between pages, in seconds (0: never).
     public var cacheSeconds = 0
     /// The stand-in vendor's payload folder.
@@ -63,6 +65,8 @@ public struct StorefrontOptions: Sendable, Equatable {
           --journal DIR             tracking journal directory (default .storefront-journal) [STOREFRONT_JOURNAL]
           --timeout MS              vendor timeout per page, milliseconds (default 300) [STOREFRONT_TIMEOUT_MS]
           --click-ttl SECONDS       click-through link lifetime (default 3600) [STOREFRONT_CLICK_TTL]
+          --transport ahc|urlsession  HTTP client for vendor requests and tracking: AsyncHTTPClient (default) or
+                                    RecoKit's URLSessionTransport [STOREFRONT_TRANSPORT]
           --cache-ttl SECONDS       reuse a product's blocks for this long, for every visitor (default 0: off) [STOREFRONT_CACHE_TTL]
           --drain SECONDS           time allowed to deliver events on SIGTERM/SIGINT (default 5) [STOREFRONT_DRAIN]
           --payloads DIR            stand-in vendor payload folder (default Samples/Payloads) [STOREFRONT_PAYLOADS]
@@ -117,7 +121,7 @@ public struct StorefrontOptions: Sendable, Equatable {
         ("--segmentify-api-key", "STOREFRONT_SEGMENTIFY_API_KEY"), ("--segmentify-origin", "STOREFRONT_SEGMENTIFY_ORIGIN"),
         ("--reteno-access-key", "STOREFRONT_RETENO_ACCESS_KEY"), ("--reteno-variant", "STOREFRONT_RETENO_VARIANT"),
         ("--journal", "STOREFRONT_JOURNAL"), ("--timeout", "STOREFRONT_TIMEOUT_MS"), ("--click-ttl", "STOREFRONT_CLICK_TTL"),
-        ("--drain", "STOREFRONT_DRAIN"), ("--cache-ttl", "STOREFRONT_CACHE_TTL"), ("--payloads", "STOREFRONT_PAYLOADS"), ("--vendor-delay", "STOREFRONT_VENDOR_DELAY_MS"),
+        ("--drain", "STOREFRONT_DRAIN"), ("--cache-ttl", "STOREFRONT_CACHE_TTL"), ("--transport", "STOREFRONT_TRANSPORT"), ("--payloads", "STOREFRONT_PAYLOADS"), ("--vendor-delay", "STOREFRONT_VENDOR_DELAY_MS"),
     ]
 
     private mutating func set(_ name: String, _ value: String) throws(OptionsError) {
@@ -146,6 +150,9 @@ public struct StorefrontOptions: Sendable, Equatable {
         case "--click-ttl": clickLifetimeSeconds = try number(min: 1)
         case "--drain": drainSeconds = try number()
         case "--cache-ttl": cacheSeconds = try number()
+        case "--transport":
+            guard ["ahc", "urlsession"].contains(value) else { throw .invalid(name, value, "ahc or urlsession") }
+            transport = value
         case "--payloads": payloads = URL(fileURLWithPath: value, isDirectory: true)
         case "--vendor-delay": vendorDelayMilliseconds = try number()
         default: throw .unknown(name)

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import RecoTracking
 import RecoVendors
 import ServiceLifecycle
 
@@ -30,8 +31,9 @@ public enum StorefrontServer {
             segmentifyApiKey: options.segmentifyApiKey, segmentifyOrigin: options.segmentifyOrigin,
             retenoAccessKey: options.retenoAccessKey, retenoVariant: try RetenoVariantId(options.retenoVariant),
             timeout: .milliseconds(options.timeoutMilliseconds))
-        let tracking = try StorefrontTracking(directory: options.journal, settings: settings)
-        let storefront = try Storefront(source: RecommendationSource(settings: settings), tracking: tracking,
+        let transport: any Transport = options.transport == "urlsession" ? URLSessionTransport.shared : AsyncHTTPClientTransport()
+        let tracking = try StorefrontTracking(directory: options.journal, settings: settings, transport: transport)
+        let storefront = try Storefront(source: RecommendationSource(settings: settings, transport: transport), tracking: tracking,
                                         tokens: ClickTokens(lifetime: .seconds(options.clickLifetimeSeconds)),
                                         cache: options.cacheSeconds > 0 ? RecommendationCache(lifetime: .seconds(options.cacheSeconds)) : nil)
         let app = Application(router: storefront.router(),
