@@ -20,6 +20,19 @@ struct RetenoEncodingTests {
         #expect(text == #"{"events":[{"clicks":[{"occurred":"2024-05-01T12:34:56Z","productId":"240-LV09"}],"impressions":[{"occurred":"2024-05-01T12:34:56Z","productId":"240-LV09"},{"occurred":"2024-05-01T12:34:56Z","productId":"557-TR02"}],"recomVariantId":"r1107v1482"},{"impressions":[{"occurred":"2024-05-01T12:34:56Z","productId":"318-KZ11"}],"recomVariantId":"r2001v7"}]}"#)
     }
 
+    @Test func recomEventsBuildImpressionsAndClicksOfOneVariant() throws {
+        let events = Interaction.recomEvents(variant: "r1107v1482", impressions: ["240-LV09", "318-KZ11"], clicks: ["318-KZ11"],
+                                             occurred: occurred, forcePush: true)
+        #expect(events.map(\.kind) == [.impression, .impression, .click])
+        #expect(events.map(\.forcePush) == [false, false, true])
+        let tracked = events.enumerated().map { TrackedEvent(id: EventID(run: 1, sequence: UInt64($0.offset)), interaction: $0.element) }
+        let body = try JSONValue(parsing: RetenoEventEncoder.body(tracked, includeEventIds: false))
+        #expect(body[path: "events"]?.arrayValue?.count == 1)
+        #expect(body[path: "events"]?[0]?["impressions"]?.arrayValue?.count == 2)
+        #expect(body[path: "events"]?[0]?["clicks"]?[0]?["productId"]?.stringValue == "318-KZ11")
+        for event in events { try RetenoDestination(accessKey: "k").validate(event) }
+    }
+
     @Test func requestHasTheAccessKeyAndEventIds() throws {
         let destination = RetenoDestination(base: URL(string: "https://mobile-api.reteno.com")!, accessKey: "ak-123", sdkVersion: "recokit-1.0")
         let request = destination.request(for: [event(.click, "r1107v1482", "240-LV09", 5)])

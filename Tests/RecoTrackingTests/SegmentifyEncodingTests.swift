@@ -69,6 +69,25 @@ struct SegmentifyEncodingTests {
         #expect(body[2]?["params"]?["eventId"]?.stringValue == "0000000000000009-3")
     }
 
+    @Test func theBatchWriterMatchesTheEventValuesExactly() throws {
+        var full = Fixtures.context
+        full.region = "EU"
+        full.testMode = false
+        full.os = "iOS"
+        full.device = "mobile"
+        full.params = ["channel": "app", "note": "\"quoted\" ve ünlü"]
+        let interactions: [Interaction] = [
+            .impression(of: widget, context: Fixtures.context), .widgetView(of: widget, context: full),
+            try .click(productId: "557-TR02", in: Fixtures.widget(instanceId: "fcs_brand_3"), context: full),
+            .searchClick(productId: "240-LV09", phase: .beforeSearch, context: InteractionContext(userId: "u", sessionId: "s", testMode: true)),
+        ]
+        let events = interactions.enumerated().map { TrackedEvent(id: EventID(run: 5, sequence: UInt64($0.offset)), interaction: $0.element) }
+        for includeIds in [true, false] {
+            let expected = "[" + events.map { JSONWriter.string(SegmentifyEventEncoder.event($0, includeEventId: includeIds)) }.joined(separator: ",") + "]"
+            #expect(String(decoding: SegmentifyEventEncoder.body(events, includeEventIds: includeIds), as: UTF8.self) == expected)
+        }
+    }
+
     @Test func replyCodesSplitIntoEventFaultsAndSetupFaults() {
         let now = Date()
         func verdict(_ status: Int, _ body: String) -> String {

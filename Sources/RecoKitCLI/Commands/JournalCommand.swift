@@ -1,10 +1,43 @@
-/// `recokit journal`: not built yet (its issue owns this file).
+import Foundation
+import RecoKit
+import RecoTracking
+
+/// `recokit journal DIR [--requeue]`: what a relay's journal holds, and re-queueing dead letters.
 enum JournalCommand: Command {
     static let name = "journal"
-    static let summary = "(not built yet)"
-    static let usage = "Usage: recokit journal (not built yet)"
+    static let summary = "Show a tracking journal's pending and dead-lettered events; re-queue dead letters"
+    static let usage = """
+        Usage: recokit journal DIR [--requeue]
+
+        Prints the number of pending and dead-lettered events in the journal DIR of `recokit relay`,
+        each dead letter with its id, event and reason, and any damage found (torn or corrupt records,
+        which are cut off). With --requeue, moves every dead letter back to pending (same ids) so the next
+        relay sends it again. Fails while a relay is using DIR.
+        """
+
     static func run(_ words: [String]) async throws -> Int32 {
-        Console.error("error: recokit journal is not built yet")
-        return 1
+        let arguments = try Arguments(words, options: [], flags: ["requeue"])
+        guard arguments.positionals.count == 1 else { throw UsageError("give exactly one journal directory") }
+        let directory = URL(fileURLWithPath: arguments.positionals[0])
+        guard FileManager.default.fileExists(atPath: directory.path) else {
+            Console.error("error: no journal at \(directory.path)")
+            return 1
+        }
+        if arguments.flag("requeue") {
+            let count = try JournalDirectory.requeue(directory)
+            Console.out("requeued \(count) dead letters")
+        }
+        let contents = try JournalDirectory.inspect(directory)
+        Console.out("pending \(contents.pending)")
+        Console.out("dead-lettered \(contents.deadLetters.count)")
+        for letter in contents.deadLetters {
+            let interaction = letter.event.interaction
+            let what = [interaction.kind.rawValue, interaction.instanceId, interaction.productId ?? interaction.interactionId]
+                .filter { !$0.isEmpty }.joined(separator: " ")
+            Console.out("  \(letter.event.id) \(what): \(letter.reason)")
+        }
+        for damage in contents.recovery.damage { Console.out("damage: \(damage)") }
+        if let note = contents.recovery.checkpointNote { Console.out("note: \(note)") }
+        return 0
     }
 }

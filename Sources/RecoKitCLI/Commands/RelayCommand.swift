@@ -1,10 +1,144 @@
-/// `recokit relay`: not built yet (its issue owns this file).
+import Foundation
+import RecoKit
+import RecoTracking
+import RecoVendors
+
+/// `recokit relay`: reads interactions as JSON lines on stdin, journals them, and delivers them to a
+/// vendor; `--drain` delivers what the journal holds and exits.
+///
+/// Each line is one JSON object in the format of ``Interaction/init(jsonLine:now:)``. Progress goes to
+/// stderr: `accepted N` after every 1,000 accepted events (and every quarter second while events
+/// trickle in) and at the end of input, each printed only once those events are durable in the
+/// journal, then a summary line. A malformed or invalid line is
+/// reported with its line number and skipped.
 enum RelayCommand: Command {
     static let name = "relay"
-    static let summary = "(not built yet)"
-    static let usage = "Usage: recokit relay (not built yet)"
+    static let summary = "Journal interactions from stdin (JSON lines) and deliver them to a vendor"
+    static let usage = """
+        Usage: recokit relay --journal DIR --vendor segmentify|reteno --endpoint URL [--api-key KEY]
+                             [--origin DOMAIN] [--durability strict|batched] [--deadline SECONDS] [--drain]
+
+        Reads one interaction per line on stdin, journals it in DIR, and delivers it to the vendor at URL
+        (a base URL: Segmentify's data center, or Reteno's API host; a local server can stand in).
+        Prints `accepted N` to stderr after every 1,000 accepted events, every quarter second while events
+        trickle in, and at the end of input (only once they are on disk), then
+        `relay: delivered D, pending P, dead-lettered X, malformed M`.
+
+        Line format (one JSON object per line):
+          {"type":"impression","instanceId":"rec_1","interactionId":"act_1","userId":"u1","sessionId":"s1"}
+          {"type":"widget-view","instanceId":"rec_1","interactionId":"act_1","userId":"u1","sessionId":"s1"}
+          {"type":"click","instanceId":"rec_1","productId":"240-LV09","position":3,"userId":"u1","sessionId":"s1"}
+          {"type":"search-click","phase":"before-search","productId":"240-LV09","userId":"u1","sessionId":"s1"}
+          {"type":"impression","recomVariantId":"r1107v1482","productId":"240-LV09","forcePush":true}
+        Keys: type (impression, widget-view, click, search-click), instanceId or recomVariantId,
+        interactionId, productId, position, phase (before-search, search), occurred (ISO 8601 or epoch
+        ms; default now), forcePush, userId, sessionId, lang, currency, pageUrl, region, testMode, os,
+        device, params (object). Segmentify needs userId and sessionId; Reteno takes impressions and
+        clicks with a productId. A line that is not valid is reported with its number and skipped.
+
+        When the journal is full, the relay stops reading stdin until delivery makes room.
+
+        Options:
+          --journal DIR        the journal directory (created if missing; one relay at a time)
+          --vendor NAME        segmentify or reteno
+          --endpoint URL       the vendor's base URL
+          --api-key KEY        Segmentify apiKey or Reteno access key (a real vendor needs it)
+          --origin DOMAIN      Segmentify Origin header (default: the endpoint's host)
+          --durability MODE    strict (fsync per event) or batched (group commit, default)
+          --deadline SECONDS   how long to keep delivering after the input ends (default 30)
+          --drain              deliver what the journal holds without reading stdin, then exit
+        """
+
     static func run(_ words: [String]) async throws -> Int32 {
-        Console.error("error: recokit relay is not built yet")
-        return 1
+        let arguments = try Arguments(words, options: ["journal", "vendor", "endpoint", "api-key", "origin", "durability", "deadline"],
+                                      flags: ["drain"])
+        guard let journal = arguments.value("journal") else { throw UsageError("--journal is required") }
+        guard let endpointText = arguments.value("endpoint"), let endpoint = URL(string: endpointText), endpoint.scheme != nil else {
+            throw UsageError("--endpoint needs a URL such as https://gandalf.segmentify.com")
+        }
+        let apiKey = arguments.value("api-key") ?? ""
+        if apiKey.isEmpty {
+            Console.error("relay: no --api-key given; a real vendor will refuse the events (they stay in the journal)")
+        }
+        let destination: any TrackingDestination
+        switch arguments.value("vendor") {
+        case "segmentify":
+            destination = SegmentifyDestination(dataCenter: endpoint, apiKey: apiKey, origin: arguments.value("origin") ?? endpoint.host ?? "localhost")
+        case "reteno":
+            destination = RetenoDestination(base: endpoint, accessKey: apiKey)
+        default:
+            throw UsageError("--vendor must be segmentify or reteno")
+        }
+        let durability: Durability
+        switch arguments.value("durability") ?? "batched" {
+        case "strict": durability = .strict
+        case "batched": durability = .batched
+        case let other: throw UsageError("--durability must be strict or batched, not \(other)")
+        }
+        let deadlineSeconds = Double(arguments.value("deadline") ?? "30") ?? 30
+        var configuration = TrackerConfiguration(journal: URL(fileURLWithPath: journal), durability: durability)
+        configuration.flushInterval = .milliseconds(200)
+        let tracker = try Tracker(destination: destination, configuration: configuration)
+        if !tracker.recoveryReport.damage.isEmpty || tracker.recoveryReport.checkpointNote != nil {
+            Console.error("relay: journal recovery: \(tracker.recoveryReport)")
+        }
+        var malformed = 0
+        if !arguments.flag("drain") {
+            malformed = try await relay(into: tracker)
+        }
+        let summary = await tracker.shutdown(deadline: .milliseconds(Int64(deadlineSeconds * 1000)))
+        var line = "relay: \(summary), malformed \(malformed)"
+        if let lastError = tracker.statistics.lastError, summary.pending > 0 { line += "; last error: \(lastError)" }
+        Console.error(line)
+        return 0
+    }
+
+    /// Reads stdin to its end; returns how many lines were skipped.
+    private static func relay(into tracker: Tracker) async throws -> Int {
+        var accepted = 0
+        var malformed = 0
+        var lineNumber = 0
+        var waitingForRoom = false
+        var reported = 0
+        var lastReport = ContinuousClock.now
+        while let line = readLine(strippingNewline: true) {
+            lineNumber += 1
+            if line.allSatisfy(\.isWhitespace) { continue }
+            let interaction: Interaction
+            do {
+                interaction = try Interaction(jsonLine: JSONValue(parsing: line))
+            } catch {
+                malformed += 1
+                Console.error("relay: line \(lineNumber): \(error), skipped")
+                continue
+            }
+            while true {
+                do {
+                    try await tracker.track(interaction)
+                    accepted += 1
+                    break
+                } catch where error.isQueueFull {
+                    // Backpressure: stdin can wait for delivery to make room.
+                    if !waitingForRoom { Console.error("relay: the journal is full; waiting for delivery to make room") }
+                    waitingForRoom = true
+                    try await Task.sleep(for: .milliseconds(100))
+                } catch {
+                    malformed += 1
+                    Console.error("relay: line \(lineNumber): \(error), skipped")
+                    break
+                }
+            }
+            waitingForRoom = false
+            // Every 1,000 events, and every quarter second while events trickle in.
+            if accepted > reported, accepted % 1000 == 0 || lastReport.duration(to: .now) > .milliseconds(250) {
+                try await tracker.commit()
+                Console.error("accepted \(accepted)")
+                reported = accepted
+                lastReport = .now
+            }
+        }
+        try await tracker.commit()
+        Console.error("accepted \(accepted)")
+        return malformed
     }
 }

@@ -25,7 +25,7 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
     public func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
-        urlRequest.httpBody = request.body
+        if !request.body.isEmpty { urlRequest.httpBody = request.body }
         urlRequest.timeoutInterval = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         for header in request.headers { urlRequest.setValue(header.value, forHTTPHeaderField: header.name) }
         let box = TaskBox()

@@ -2,7 +2,8 @@
 ///
 /// - ``strict``: `track` returns after the event's record is `fsync`ed. Concurrent callers share one
 ///   `fsync` (group commit), so throughput grows with concurrency. Nothing accepted is lost, even on
-///   power loss.
+///   power loss. The calling thread waits in `fsync` (typically 0.2–5 ms), so keep strict tracking off
+///   latency-critical paths or call it from many tasks at once.
 /// - ``batched(every:)``: `track` returns once the record is in the journal's buffer; a background
 ///   commit writes and `fsync`s the buffer every interval (20 ms by default). **Loss window:** if the
 ///   process is killed, or the machine loses power, events accepted during the last interval (plus the

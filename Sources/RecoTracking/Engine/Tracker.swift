@@ -26,7 +26,6 @@ public final class Tracker: Sendable {
     let transport: any Transport
     let clock: any TrackingClock
     let run = UInt64.random(in: 1...UInt64.max)
-    let sequence = Locked<UInt64>(0)
     let counters = Locked(TrackingStatistics())
     let control = Locked(Control())
 
@@ -91,19 +90,17 @@ public final class Tracker: Sendable {
             counters.withLock { $0.refusedInvalid += 1 }
             throw .invalid(error)
         }
-        let number = sequence.withLock { value -> UInt64 in
-            value += 1
-            return value
-        }
-        let id = EventID(run: run, sequence: number)
-        let end: JournalPosition
+        // The journal gives the sequence number (patched into the record) under the same lock as the append.
+        let appended: (end: JournalPosition, sequence: UInt64)
         do {
-            end = try journal.append(EventCodec.encode(TrackedEvent(id: id, interaction: interaction)))
+            appended = try journal.append(EventCodec.encode(id: EventID(run: run, sequence: 0), interaction: interaction),
+                                          assigningSequence: true)
         } catch {
             if error.isQueueFull { counters.withLock { $0.refusedQueueFull += 1 } }
             throw error
         }
-        counters.withLock { $0.accepted += 1 }
+        let id = EventID(run: run, sequence: appended.sequence)
+        let end = appended.end
         if configuration.durability == .strict { try journal.makeDurable(upTo: end) }
         if interaction.forcePush { try requestForcedFlush() }
         return id
@@ -144,6 +141,7 @@ public final class Tracker: Sendable {
     /// The counters and the journal's state.
     public var statistics: TrackingStatistics {
         var snapshot = counters.withLock { $0 }
+        snapshot.accepted = journal.acceptedCount
         snapshot.pending = journal.pendingCount
         snapshot.journalBytes = journal.bytes
         return snapshot
@@ -156,7 +154,7 @@ public final class Tracker: Sendable {
     @discardableResult
     public func requeueDeadLetters() throws(TrackingError) -> Int {
         let letters = try deadLetterStore.list()
-        for letter in letters { _ = try journal.append(letter.payload) }
+        for letter in letters { _ = try journal.append(letter.payload, assigningSequence: false) }
         try journal.commit()
         try deadLetterStore.removeAll()
         return letters.count

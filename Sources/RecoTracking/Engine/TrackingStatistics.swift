@@ -39,5 +39,12 @@ public struct ShutdownSummary: Sendable, Hashable, CustomStringConvertible {
     /// Events dead-lettered since the tracker started.
     public var deadLettered: Int
 
+    /// A summary.
+    public init(delivered: Int, pending: Int, deadLettered: Int) {
+        self.delivered = delivered
+        self.pending = pending
+        self.deadLettered = deadLettered
+    }
+
     public var description: String { "delivered \(delivered), pending \(pending), dead-lettered \(deadLettered)" }
 }

@@ -11,14 +11,16 @@ enum EventCodec {
     private static let kinds = Interaction.Kind.allCases
     private static let phases = Interaction.SearchPhase.allCases
 
-    static func encode(_ event: TrackedEvent) -> [UInt8] {
+    static func encode(_ event: TrackedEvent) -> [UInt8] { encode(id: event.id, interaction: event.interaction) }
+
+    /// Encodes without building a ``TrackedEvent`` (saves copying the interaction on the `track` path).
+    static func encode(id: EventID, interaction: borrowing Interaction) -> [UInt8] {
         var out = [UInt8]()
-        out.reserveCapacity(160)
-        let interaction = event.interaction
+        out.reserveCapacity(192)
         let context = interaction.context
         out.append(version)
-        putFixed(event.id.run, &out)
-        putFixed(event.id.sequence, &out)
+        putFixed(id.run, &out)
+        putFixed(id.sequence, &out)
         putFixed(UInt64(bitPattern: Int64((interaction.occurred.timeIntervalSince1970 * 1000).rounded(.down))), &out)
         out.append(UInt8(kinds.firstIndex(of: interaction.kind)!))
         var flags: UInt8 = 0

@@ -1,6 +1,6 @@
 /// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), the checksum of every journal record.
 ///
-/// Slicing-by-4 over a table built once; `CRC32.checksum("123456789".utf8)` is `0xCBF43926`.
+/// Slicing-by-8 over tables built once; `CRC32.checksum("123456789".utf8)` is `0xCBF43926`.
 public enum CRC32 {
     private static let tables: [[UInt32]] = {
         var first = [UInt32](repeating: 0, count: 256)
@@ -10,7 +10,7 @@ public enum CRC32 {
             first[index] = value
         }
         var tables = [first]
-        for level in 1..<4 {
+        for level in 1..<8 {
             var table = [UInt32](repeating: 0, count: 256)
             for index in 0..<256 {
                 let previous = tables[level - 1][index]
@@ -34,11 +34,15 @@ public enum CRC32 {
             var crc: UInt32 = 0xFFFF_FFFF
             var index = 0
             let count = buffer.count
-            while index + 4 <= count {
+            while index + 8 <= count {
                 crc ^= UInt32(buffer[index]) | UInt32(buffer[index + 1]) << 8 | UInt32(buffer[index + 2]) << 16 | UInt32(buffer[index + 3]) << 24
-                crc = table[768 + Int(crc & 0xFF)] ^ table[512 + Int((crc >> 8) & 0xFF)]
-                    ^ table[256 + Int((crc >> 16) & 0xFF)] ^ table[Int(crc >> 24)]
-                index += 4
+                let high = UInt32(buffer[index + 4]) | UInt32(buffer[index + 5]) << 8 | UInt32(buffer[index + 6]) << 16
+                    | UInt32(buffer[index + 7]) << 24
+                let low = table[1792 + Int(crc & 0xFF)] ^ table[1536 + Int((crc >> 8) & 0xFF)]
+                    ^ table[1280 + Int((crc >> 16) & 0xFF)] ^ table[1024 + Int(crc >> 24)]
+                crc = low ^ table[768 + Int(high & 0xFF)] ^ table[512 + Int((high >> 8) & 0xFF)]
+                    ^ table[256 + Int((high >> 16) & 0xFF)] ^ table[Int(high >> 24)]
+                index += 8
             }
             while index < count {
                 crc = (crc >> 8) ^ table[Int((crc ^ UInt32(buffer[index])) & 0xFF)]

@@ -42,6 +42,8 @@ final class Journal: @unchecked Sendable {
     var closed = false
     var intakeClosed = false
     var readDamage: [String] = []
+    var nextSequence: UInt64 = 0
+    var acceptedCount = 0
 
     /// The batched-mode buffer is written out when it reaches this size even between commits.
     private static let bufferLimit = 256 * 1024
@@ -52,7 +54,7 @@ final class Journal: @unchecked Sendable {
         self.maxBytes = maxBytes
         self.segmentBytes = segmentBytes
         if durability == .memory || directory == nil {
-            store = MemorySegmentStore()
+            store = MemorySegmentStore(capacity: segmentBytes)
         } else {
             store = FileSegmentStore(directory: directory!)
         }
@@ -63,26 +65,39 @@ final class Journal: @unchecked Sendable {
 
     // MARK: Writing
 
-    /// Appends one record; returns the position just past it (for ``makeDurable(upTo:)``).
-    func append(_ payload: [UInt8]) throws(TrackingError) -> JournalPosition {
+    /// Appends one record; returns the position just past it (for ``makeDurable(upTo:)``) and, when
+    /// `assigningSequence`, the sequence number written into the event's id (bytes 9..<17 of an
+    /// ``EventCodec`` payload), so numbering and appending share one lock.
+    func append(_ record: consuming [UInt8], assigningSequence: Bool) throws(TrackingError) -> (end: JournalPosition, sequence: UInt64) {
+        var payload = record
         lock.lock()
         defer { lock.unlock() }
         guard !intakeClosed else { throw .shutDown }
         let size = payload.count + RecordFrame.headerSize
         guard totalBytes + size <= maxBytes else { throw .queueFull }
+        var number: UInt64 = 0
+        if assigningSequence {
+            nextSequence += 1
+            number = nextSequence
+            for index in 0..<8 { payload[9 + index] = UInt8(truncatingIfNeeded: number >> UInt64(index * 8)) }
+            acceptedCount += 1
+        }
         RecordFrame.append(payload, to: &buffer)
         bufferCount += 1
         totalBytes += size
         pending += 1
-        if !isBatched || buffer.count >= Self.bufferLimit { try writeBuffer() }
-        if isMemory {
-            durable = JournalPosition(segment: active, offset: sizes[active] ?? 0)
-            durableCount = appended
-            markReadable()
-        }
+        if durability == .strict || buffer.count >= Self.bufferLimit { try writeBuffer() }
         let end = JournalPosition(segment: active, offset: (sizes[active] ?? 0) + buffer.count)
         if (sizes[active] ?? 0) >= segmentBytes { try rotate() }
-        return end
+        return (end, number)
+    }
+
+    /// Memory mode: what is buffered becomes readable at once (there is no disk to wait for).
+    private func publishMemory() throws(TrackingError) {
+        try writeBuffer()
+        durable = JournalPosition(segment: active, offset: sizes[active] ?? 0)
+        durableCount = appended
+        markReadable()
     }
 
     func writeBuffer() throws(TrackingError) {
@@ -95,8 +110,7 @@ final class Journal: @unchecked Sendable {
     }
 
     private func rotate() throws(TrackingError) {
-        try writeBuffer()
-        if isMemory { durable = JournalPosition(segment: active + 1, offset: 0) }
+        if isMemory { try publishMemory() } else { try writeBuffer() }
         active += 1
         sizes[active] = 0
         order.append(active)
@@ -111,7 +125,12 @@ final class Journal: @unchecked Sendable {
 
     /// Returns once everything up to `end` is on disk, sharing one `fsync` with concurrent callers.
     func makeDurable(upTo end: JournalPosition?) throws(TrackingError) {
-        guard !isMemory else { return }
+        guard !isMemory else {
+            lock.lock()
+            defer { lock.unlock() }
+            try publishMemory()
+            return
+        }
         syncLock.lock()
         defer { syncLock.unlock() }
         lock.lock()
@@ -139,6 +158,7 @@ final class Journal: @unchecked Sendable {
     func take(maxCount: Int, maxBytes byteLimit: Int, interval: Duration, force: Bool) throws(TrackingError) -> JournalBatch? {
         lock.lock()
         defer { lock.unlock() }
+        if isMemory { try publishMemory() }
         let readable = durableCount - taken
         guard readable > 0 else { readableSince = nil; return nil }
         if !force, readable < maxCount, let since = readableSince, since.duration(to: .now) < interval { return nil }

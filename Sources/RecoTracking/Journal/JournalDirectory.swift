@@ -39,7 +39,7 @@ public enum JournalDirectory {
         let store = try DeadLetterStore(directory: directory, durable: true)
         defer { store.close() }
         let letters = try store.list()
-        for letter in letters { _ = try journal.append(letter.payload) }
+        for letter in letters { _ = try journal.append(letter.payload, assigningSequence: false) }
         try journal.commit()
         try store.removeAll()
         return letters.count

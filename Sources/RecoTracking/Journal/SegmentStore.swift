@@ -44,9 +44,11 @@ final class FileSegmentStore: SegmentStore {
 
     private func handle(_ segment: UInt64) throws(TrackingError) -> Int32 {
         if let fd = handles[segment] { return fd }
+        let existed = access(path(segment), F_OK) == 0
         let fd = open(path(segment), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .journal("cannot open \(path(segment)): \(String(cString: strerror(errno)))") }
         handles[segment] = fd
+        if !existed { syncDirectory() }
         return fd
     }
 
@@ -100,6 +102,14 @@ final class FileSegmentStore: SegmentStore {
 
     func syncHandles(_ segments: [UInt64]) -> [Int32] { segments.compactMap { handles[$0] } }
 
+    /// Makes a new file's name durable (a file `fsync` does not cover its directory entry).
+    private func syncDirectory() {
+        let fd = open(directory.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        closeDescriptor(fd)
+    }
+
     func close() {
         for fd in handles.values { closeDescriptor(fd) }
         handles.removeAll()
@@ -109,6 +119,10 @@ final class FileSegmentStore: SegmentStore {
 /// Segments in memory, for the opt-in `memory` durability (tests, benchmarks).
 final class MemorySegmentStore: SegmentStore {
     private var segments: [UInt64: [UInt8]] = [:]
+    private let capacity: Int
+
+    /// `capacity`: the segment size, reserved at once so a growing segment is never copied.
+    init(capacity: Int) { self.capacity = capacity }
 
     func list() -> [UInt64] { segments.keys.sorted() }
     func readAll(_ segment: UInt64) -> [UInt8] { segments[segment] ?? [] }
@@ -116,7 +130,14 @@ final class MemorySegmentStore: SegmentStore {
         guard let bytes = segments[segment], offset < bytes.count else { return [] }
         return Array(bytes[offset..<min(bytes.count, offset + count)])
     }
-    func append(_ segment: UInt64, _ bytes: [UInt8]) { segments[segment, default: []].append(contentsOf: bytes) }
+    func append(_ segment: UInt64, _ bytes: [UInt8]) {
+        if segments[segment] == nil {
+            var fresh = [UInt8]()
+            fresh.reserveCapacity(capacity + 512 * 1024)
+            segments[segment] = fresh
+        }
+        segments[segment]!.append(contentsOf: bytes)
+    }
     func truncate(_ segment: UInt64, to size: Int) {
         guard var bytes = segments[segment] else { return }
         bytes.removeLast(max(0, bytes.count - size))

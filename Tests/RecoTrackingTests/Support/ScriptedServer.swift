@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import RecoKit
+import RecoTracking
 
 /// A scripted HTTP server on 127.0.0.1 (Python's standard library, run as a child process).
 final class ScriptedServer: @unchecked Sendable {
@@ -42,8 +43,9 @@ final class ScriptedServer: @unchecked Sendable {
     deinit { stop() }
 
     func stop() {
+        // SIGKILL: the child may inherit a signal mask that blocks SIGTERM.
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }
@@ -73,14 +75,10 @@ final class ScriptedServer: @unchecked Sendable {
     }
 
     private func call(_ path: String, body: JSONValue?) async throws -> JSONValue {
-        var request = URLRequest(url: base.appendingPathComponent(path))
-        request.timeoutInterval = 30
-        if let body {
-            request.httpMethod = "POST"
-            request.httpBody = Data(JSONWriter.string(body).utf8)
-        }
-        let (data, _) = try await URLSession.shared.data(for: request)
-        return try JSONValue(parsing: data)
+        let request = TrackingRequest(method: body == nil ? "GET" : "POST", url: base.appendingPathComponent(path), headers: [],
+                                      body: body.map { Data(JSONWriter.string($0).utf8) } ?? Data())
+        let reply = try await URLSessionTransport.shared.send(request, timeout: .seconds(30))
+        return try JSONValue(parsing: reply.body)
     }
 }
 

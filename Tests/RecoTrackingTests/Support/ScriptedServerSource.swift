@@ -35,6 +35,11 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def setup(self):
+        BaseHTTPRequestHandler.setup(self)
+        # Headers and body go out in two writes: without this, delayed ACKs add 40 ms per reply.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
     def reply(self, status, body, headers=None):
         data = json.dumps(body).encode()
         self.send_response(status)

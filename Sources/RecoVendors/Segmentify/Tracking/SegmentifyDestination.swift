@@ -34,10 +34,10 @@ public struct SegmentifyDestination: TrackingDestination {
 
     public var name: String { "segmentify" }
 
-    /// The events URL with the API key.
+    /// The events URL with the API key (left out when empty).
     public var eventsURL: URL {
         var components = URLComponents(url: dataCenter.appendingPathComponent("add/events/v1.json"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [URLQueryItem(name: "apiKey", value: apiKey)]
+        if !apiKey.isEmpty { components.queryItems = [URLQueryItem(name: "apiKey", value: apiKey)] }
         return components.url!
     }
 

@@ -44,15 +44,70 @@ public enum SegmentifyEventEncoder {
         return .object(fields)
     }
 
-    /// A batch as the JSON array Segmentify's events endpoint takes.
+    /// A batch as the JSON array Segmentify's events endpoint takes: the same text as writing each
+    /// ``event(_:includeEventId:)`` with sorted keys, written directly (no intermediate values).
     public static func body(_ events: [TrackedEvent], includeEventIds: Bool = true) -> Data {
         var text = "["
+        text.reserveCapacity(events.count * 320)
         for (index, event) in events.enumerated() {
             if index > 0 { text += "," }
-            JSONWriter.write(self.event(event, includeEventId: includeEventIds), to: &text)
+            write(event, includeEventId: includeEventIds, to: &text)
         }
         text += "]"
         return Data(text.utf8)
+    }
+
+    /// Writes one event's object, keys in sorted order.
+    static func write(_ event: TrackedEvent, includeEventId: Bool, to text: inout String) {
+        let interaction = event.interaction
+        let context = interaction.context
+        let type: String
+        let instanceId: String
+        let interactionId: String
+        switch interaction.kind {
+        case .impression, .widgetView:
+            type = interaction.kind == .impression ? "impression" : "widget-view"
+            instanceId = interaction.instanceId
+            interactionId = interaction.interactionId
+        case .click:
+            let productId = interaction.productId ?? ""
+            type = "click"
+            instanceId = interaction.instanceId
+            interactionId = instanceId.hasPrefix("fcs_") ? productId + "|product" : productId
+        case .searchClick:
+            type = "click"
+            instanceId = searchInstanceId(interaction)
+            interactionId = interaction.productId ?? ""
+        }
+        var first = true
+        func field(_ key: String, _ value: String?) {
+            guard let value else { return }
+            text += first ? "{\"" : ",\""
+            first = false
+            text += key
+            text += "\":"
+            JSONWriter.writeString(value, to: &text)
+        }
+        field("currency", context.currency)
+        field("device", context.device)
+        field("instanceId", instanceId)
+        field("interactionId", interactionId)
+        field("lang", context.lang)
+        field("name", "INTERACTION")
+        field("os", context.os)
+        field("pageUrl", context.pageUrl)
+        var params = context.params
+        if includeEventId { params["eventId"] = .string(event.id.description) }
+        if !params.isEmpty {
+            text += ",\"params\":"
+            JSONWriter.write(.object(params), to: &text)
+        }
+        field("region", context.region)
+        field("sessionId", context.sessionId)
+        if let testMode = context.testMode { text += testMode ? ",\"testMode\":true" : ",\"testMode\":false" }
+        field("type", type)
+        field("userId", context.userId)
+        text += "}"
     }
 
     /// `bs_product` before a search, `product` after it, unless the interaction names its own.

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import RecoKit
+import RecoTracking
+
+@Suite("Retry table: status codes × Retry-After × attempts, on an injected clock")
+struct RetryTableTests {
+    static let now = Date(timeIntervalSince1970: 1_714_566_896)
+
+    /// What the shared HTTP rules make of each status.
+    static let statuses: [(Int, String)] = [
+        (200, "delivered"), (202, "delivered"), (204, "delivered"),
+        (408, "retry"), (429, "retry"), (500, "retry"), (502, "retry"), (503, "retry"), (504, "retry"), (599, "retry"),
+        (501, "misconfigured"), (505, "misconfigured"), (401, "misconfigured"), (403, "misconfigured"), (404, "misconfigured"),
+        (400, "rejected"), (422, "rejected"), (413, "too large"),
+    ]
+
+    @Test(arguments: statuses)
+    func statusMeansVerdict(status: Int, expected: String) {
+        let verdict = DeliveryVerdict.standard(for: TrackingReply(status: status), now: Self.now)
+        #expect(verdict.description.hasPrefix(expected))
+    }
+
+    /// Retry-After forms: none, delay-seconds, an HTTP date 30 s ahead, garbage.
+    static let retryAfters: [(String?, Duration?)] = [
+        (nil, nil), ("7", .seconds(7)), ("0", .seconds(0)), ("Wed, 01 May 2024 12:35:26 GMT", .seconds(30)), ("soon", nil),
+    ]
+
+    @Test(arguments: retryAfters)
+    func retryAfterIsReadInBothForms(header: String?, expected: Duration?) {
+        let reply = TrackingReply(status: 429, headers: header.map { ["Retry-After": $0] } ?? [:])
+        #expect(reply.retryAfter(now: Self.now) == expected)
+        #expect(DeliveryVerdict.standard(for: reply, now: Self.now) == .retry(after: expected))
+    }
+
+    /// attempt → ceiling with 0.5 s initial and 60 s maximum.
+    static let ceilings: [(Int, Duration)] = [(1, .milliseconds(500)), (2, .seconds(1)), (3, .seconds(2)), (4, .seconds(4)),
+                                              (5, .seconds(8)), (7, .seconds(32)), (8, .seconds(60)), (30, .seconds(60))]
+
+    @Test(arguments: ceilings)
+    func backoffDoublesUpToTheMaximum(attempt: Int, ceiling: Duration) {
+        let policy = RetryPolicy()
+        #expect(policy.ceiling(attempt: attempt) == ceiling)
+        #expect(policy.delay(attempt: attempt, retryAfter: nil, jitter: 0) == .zero)
+        #expect(policy.delay(attempt: attempt, retryAfter: nil, jitter: 0.5) == ceiling / 2)
+        #expect(policy.delay(attempt: attempt, retryAfter: .seconds(90), jitter: 0.5) == .seconds(90))
+        #expect(policy.delay(attempt: attempt, retryAfter: .milliseconds(1), jitter: 0.999) >= .milliseconds(1))
+    }
+
+    func run(_ replies: [ScriptedTransport.Step], events: Int = 1) async throws -> (TestClock, ScriptedTransport, Tracker) {
+        let clock = TestClock(jitter: 0.5)
+        let transport = ScriptedTransport(replies)
+        var configuration = TrackerConfiguration(journal: nil, durability: .memory)
+        configuration.maxConcurrentRequests = 1
+        configuration.flushInterval = .milliseconds(1)
+        configuration.idlePollInterval = .milliseconds(1)
+        let tracker = try Tracker(destination: CountingDestination(), configuration: configuration, transport: transport, clock: clock)
+        for number in 1...events { try await tracker.track(Fixtures.click("P-\(number)")) }
+        await tracker.waitUntilDelivered()
+        return (clock, transport, tracker)
+    }
+
+    static func reply(_ status: Int, retryAfter: String? = nil) -> ScriptedTransport.Step {
+        .reply(TrackingReply(status: status, headers: retryAfter.map { ["Retry-After": $0] } ?? [:]))
+    }
+
+    @Test func theEngineSleepsTheScheduleOnTheInjectedClock() async throws {
+        let (clock, transport, tracker) = try await run([Self.reply(503), .networkError, Self.reply(429, retryAfter: "7"),
+                                                         Self.reply(502), Self.reply(408), Self.reply(200)])
+        // Jitter fixed at 0.5: half of 0.5, 1, 2, 4, 8 s; the third floored by Retry-After 7 s.
+        #expect(clock.sleeps.map { $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000 }
+                == [250, 500, 7000, 2000, 4000])
+        #expect(transport.requests.count == 6)
+        let statistics = tracker.statistics
+        #expect(statistics.delivered == 1)
+        #expect(statistics.retried == 5)
+        #expect(statistics.deadLettered == 0)
+        _ = await tracker.shutdown(deadline: .zero)
+    }
+
+    @Test(arguments: [(400, "dead"), (422, "dead"), (413, "dead"), (401, "kept"), (404, "kept"), (501, "kept"), (505, "kept"),
+                      (500, "retried"), (429, "retried"), (408, "retried")])
+    func aSingleEventIsDeadLetteredKeptOrRetried(status: Int, outcome: String) async throws {
+        let (clock, transport, tracker) = try await run([Self.reply(status), Self.reply(200)])
+        let statistics = tracker.statistics
+        switch outcome {
+        case "dead":
+            #expect(statistics.deadLettered == 1)
+            #expect(statistics.delivered == 0)
+            #expect(transport.requests.count == 1)
+        case "kept":
+            // Configuration faults keep the event and pause for the configuration delay, then succeed.
+            #expect(statistics.configurationFaults == 1)
+            #expect(statistics.delivered == 1)
+            #expect(clock.sleeps == [.seconds(60)])
+        default:
+            #expect(statistics.retried == 1)
+            #expect(statistics.delivered == 1)
+            #expect(clock.sleeps == [.milliseconds(250)])
+        }
+        _ = await tracker.shutdown(deadline: .zero)
+    }
+
+    @Test func aRejectedBatchIsBisectedDownToTheBadEvent() async throws {
+        // 8 events in one batch; the vendor refuses any batch holding P-6.
+        let transport = RefusingTransport(badProduct: "P-6")
+        var configuration = TrackerConfiguration(journal: nil, durability: .memory)
+        configuration.maxConcurrentRequests = 1
+        configuration.flushInterval = .milliseconds(1)
+        let tracker = try Tracker(destination: CountingDestination(), configuration: configuration, transport: transport, clock: TestClock())
+        var ids: [EventID] = []
+        for number in 1...8 { ids.append(try await tracker.track(Fixtures.click("P-\(number)"))) }
+        try await tracker.flush()
+        await tracker.waitUntilDelivered()
+        #expect(tracker.statistics.delivered == 7)
+        #expect(try tracker.deadLetters().map(\.event.id) == [ids[5]])
+        #expect(try tracker.deadLetters().first?.reason == "HTTP 400: P-6 is unknown")
+        #expect(transport.delivered.sorted() == (ids[0..<5] + ids[6...]).map(\.description).sorted())
+        _ = await tracker.shutdown(deadline: .zero)
+    }
+}
+
+/// Refuses (400) any batch that holds the bad product's event; stores the others.
+final class RefusingTransport: Transport, @unchecked Sendable {
+    let badId: String
+    private let lock = NSLock()
+    private var stored: [String] = []
+    init(badProduct: String) { badId = badProduct }
+    var delivered: [String] { lock.withLock { stored } }
+
+    func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+        let ids = String(decoding: request.body, as: UTF8.self).split(separator: "\n").map(String.init)
+        // CountingDestination sends ids; the sixth event of the run is the bad one.
+        if ids.contains(where: { $0.hasSuffix("-6") }) { return TrackingReply(status: 400, body: Data("\(badId) is unknown".utf8)) }
+        lock.withLock { stored += ids }
+        return TrackingReply(status: 200)
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+import RecoKit
+import RecoTracking
+import RecoVendors
+
+
+extension IntegrationSuite {
+    /// Delivery to a real HTTP server on 127.0.0.1 that misbehaves on purpose.
+    @Suite("Delivery against a scripted HTTP server on 127.0.0.1", .serialized)
+    struct ServerDeliveryTests {
+        func tracker(_ server: ScriptedServer, directory: URL, timeout: Duration = .seconds(1), maxEvents: Int = 100,
+                     flushInterval: Duration = .milliseconds(50)) throws -> Tracker {
+            var configuration = TrackerConfiguration(journal: directory, durability: .batched)
+            configuration.flushInterval = flushInterval
+            configuration.requestTimeout = timeout
+            configuration.retryPolicy = RetryPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200),
+                                                    configurationDelay: .milliseconds(200))
+            configuration.maxBatchEvents = maxEvents
+            return try Tracker(destination: SegmentifyDestination(dataCenter: server.base, apiKey: "test-key", origin: "www.shop.example"),
+                               configuration: configuration)
+        }
+
+        /// Tracks `count` clicks on products `prefix-1…`, returns their ids by product.
+        func trackClicks(_ tracker: Tracker, count: Int, prefix: String = "P", bad: Set<Int> = []) async throws -> [String: String] {
+            var ids: [String: String] = [:]
+            for number in 1...count {
+                let product = bad.contains(number) ? "BAD-\(number)" : "\(prefix)-\(number)"
+                ids[product] = try await tracker.track(Fixtures.click(product)).description
+            }
+            return ids
+        }
+
+        /// Every accepted event arrived, and every copy of an id is the same event.
+        func expectAllArrived(_ ids: [String: String], at server: ScriptedServer, except missing: Set<String> = []) async throws {
+            let received = try await server.received()
+            let byId = Dictionary(grouping: received, by: \.id)
+            for (product, id) in ids where !missing.contains(product) {
+                let copies = byId[id] ?? []
+                #expect(!copies.isEmpty, "event \(id) for \(product) never arrived")
+                #expect(copies.allSatisfy { $0.product == product && $0.kind == "click" && $0.instance == "rec_pdp_1" })
+            }
+            for product in missing { #expect(byId[ids[product]!] == nil) }
+            #expect(Set(received.map(\.id)) == Set(ids.filter { !missing.contains($0.key) }.values))
+        }
+
+        func withServer(_ body: (ScriptedServer, URL) async throws -> Void) async throws {
+            let server = try ScriptedServer()
+            let directory = Fixtures.temporaryDirectory()
+            defer {
+                server.stop()
+                try? FileManager.default.removeItem(at: directory)
+            }
+            try await body(server, directory)
+        }
+
+        @Test func aBurstOf5xxIsRetriedUntilEverythingArrives() async throws {
+            try await withServer { server, directory in
+                try await server.script([["status": 503], ["status": 500], ["status": 502], ["status": 504], ["status": 503]])
+                let tracker = try tracker(server, directory: directory)
+                let ids = try await trackClicks(tracker, count: 250)
+                await tracker.waitUntilDelivered()
+                let summary = await tracker.shutdown(deadline: .seconds(5))
+                #expect(summary == ShutdownSummary(delivered: 250, pending: 0, deadLettered: 0))
+                #expect(tracker.statistics.retried >= 5)
+                try await expectAllArrived(ids, at: server)
+                #expect(try await server.log().prefix(5) == ["503", "500", "502", "504", "503"])
+            }
+        }
+
+        @Test func tooManyRequestsWithRetryAfterIsHonoured() async throws {
+            try await withServer { server, directory in
+                try await server.script([["status": 429, "retryAfter": "1"], ["status": 429, "retryAfter": "1"]])
+                let tracker = try tracker(server, directory: directory)
+                let ids = try await trackClicks(tracker, count: 30)
+                await tracker.waitUntilDelivered()
+                _ = await tracker.shutdown(deadline: .seconds(5))
+                try await expectAllArrived(ids, at: server)
+                #expect(try await server.log().filter { $0 == "429" }.count == 2)
+            }
+        }
+
+        @Test func slowRepliesTimeOutAndAreResentWithTheSameIds() async throws {
+            try await withServer { server, directory in
+                try await server.script([["delay": 1.2], ["delay": 1.2]])
+                let tracker = try tracker(server, directory: directory, timeout: .milliseconds(400))
+                let ids = try await trackClicks(tracker, count: 40)
+                await tracker.waitUntilDelivered()
+                _ = await tracker.shutdown(deadline: .seconds(5))
+                #expect(tracker.statistics.retried >= 1)
+                try await expectAllArrived(ids, at: server)
+            }
+        }
+
+        @Test func connectionResetsAreNetworkErrorsAndRetried() async throws {
+            try await withServer { server, directory in
+                try await server.script([["reset": true], ["reset": true], ["reset": true]])
+                let tracker = try tracker(server, directory: directory)
+                let ids = try await trackClicks(tracker, count: 120)
+                await tracker.waitUntilDelivered()
+                _ = await tracker.shutdown(deadline: .seconds(5))
+                try await expectAllArrived(ids, at: server)
+                #expect(try await server.log().filter { $0 == "reset" }.count == 3)
+                #expect(tracker.statistics.deadLettered == 0)
+            }
+        }
+
+        @Test func oneBadEventInABatchOf100IsDeadLetteredAndTheOthersArrive() async throws {
+            try await withServer { server, directory in
+                try await server.configure(bad: ["BAD-42"])
+                // An hour's flush interval: the 100 events leave as one full batch.
+                let tracker = try tracker(server, directory: directory, flushInterval: .seconds(3600))
+                let ids = try await trackClicks(tracker, count: 100, bad: [42])
+                try await tracker.flush()
+                await tracker.waitUntilDelivered()
+                let summary = await tracker.shutdown(deadline: .seconds(5))
+                #expect(summary == ShutdownSummary(delivered: 99, pending: 0, deadLettered: 1))
+                try await expectAllArrived(ids, at: server, except: ["BAD-42"])
+                let letters = try JournalDirectory.inspect(directory).deadLetters
+                #expect(letters.map(\.event.id.description) == [ids["BAD-42"]!])
+                #expect(letters.first?.reason.contains("BAD_INPUT") == true)
+                // Bisection: the refused halves hold 100, 50, 25, 13, 6, 3, 2 and 1 events.
+                let refusals = try await server.log().filter { $0 == "400-bad" }.count
+                #expect(refusals == 8)
+            }
+        }
+
+        @Test func aReplyLostAfterStoringCausesDuplicatesThatShareIds() async throws {
+            try await withServer { server, directory in
+                try await server.script([["storeThenReset": true]])
+                let tracker = try tracker(server, directory: directory)
+                let ids = try await trackClicks(tracker, count: 60)
+                try await tracker.flush()
+                await tracker.waitUntilDelivered()
+                _ = await tracker.shutdown(deadline: .seconds(5))
+                try await expectAllArrived(ids, at: server)
+                let received = try await server.received()
+                #expect(received.count > ids.count, "the lost reply's batch should arrive twice")
+                let duplicated = Dictionary(grouping: received, by: \.id).filter { $0.value.count > 1 }
+                #expect(!duplicated.isEmpty)
+                #expect(duplicated.values.allSatisfy { Set($0).count == 1 })
+            }
+        }
+
+        @Test func retenoEventsArriveGroupedWithForcePush() async throws {
+            try await withServer { server, directory in
+                var configuration = TrackerConfiguration(journal: directory, durability: .strict)
+                configuration.flushInterval = .seconds(3600)
+                let tracker = try Tracker(destination: RetenoDestination(base: server.base, accessKey: "ak"), configuration: configuration)
+                let widget = Fixtures.widget(vendor: .reteno, instanceId: "r1107v1482", interactionId: "r1107v1482")
+                var ids: [String] = []
+                for impression in Interaction.productImpressions(of: widget) { ids.append(try await tracker.track(impression).description) }
+                let click = try Interaction.click(productId: "318-KZ11", in: widget, context: InteractionContext(), forcePush: true)
+                ids.append(try await tracker.track(click).description)
+                // forcePush sends at once although the flush interval is an hour.
+                await tracker.waitUntilDelivered(limit: .seconds(20))
+                _ = await tracker.shutdown(deadline: .seconds(5))
+                let received = try await server.received()
+                #expect(Set(received.map(\.id)) == Set(ids))
+                #expect(received.filter { $0.kind == "clicks" }.map(\.product) == ["318-KZ11"])
+                #expect(received.allSatisfy { $0.instance == "r1107v1482" })
+            }
+        }
+    }
+}
