@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 import RecoVendors
+import RecoTemplates
+import RecoTracking
+import RecoKitTesting
 
 /// The README's first example, word for word, and a test that its output is what the README shows.
 /// If this test fails, update the README (the example or its output), not just the test.
@@ -41,5 +44,39 @@ struct ReadmeExampleTests {
         let end = try #require(readme.range(of: "\n```", range: start.upperBound..<readme.endIndex))
         #expect(String(readme[start.upperBound..<end.lowerBound]) == lines.joined(separator: "\n"))
         #expect(readme.contains("reply.decoded(as: Product.self, filters: [ProductFilter(name: \"brand\", values: [\"nike\", \"asics\"])])"))
+    }
+}
+
+/// The README's later examples, as written there, so that they keep compiling; the rendering and
+/// testing ones also run.
+@Suite("README, later examples")
+struct ReadmeLaterExamplesTests {
+    @Test func theRenderingExampleRendersBothFormats() throws {
+        let data = try Data(contentsOf: ReadmeExampleTests.root.appendingPathComponent("Samples/Payloads/segmentify-product-page.json"))
+        let products = try SegmentifyRecommendations.decode(data, language: "EN").decoded(as: Product.self)
+
+        let renderer = WidgetRenderer()                                  // the built-in templates
+        let html = try renderer.render(products.widgets, template: "carousel")   // or grid, list, email
+        let text = try renderer.render(products.widgets[0], template: "text")    // for terminals and text mail
+
+        #expect(html.components(separatedBy: "data-reco-instance-id=").count - 1 == products.widgets.count)
+        #expect(text.hasPrefix("You May Also Like"))
+    }
+
+    @Test func theTestingExampleDecodesTheSample() throws {
+        let reply = try expectDecodes(Product.self, fromSample: "segmentify-product-page", language: "EN")
+        #expect(reply.widgets.count == 4)
+    }
+
+    /// Compiled, not run: it needs a vendor.
+    fileprivate func trackingExample(key: String, userId: String, sessionId: String, widget: Widget<Product>) async throws {
+        let tracker = try Tracker(
+            destination: SegmentifyDestination(dataCenter: URL(string: "https://gandalf.segmentify.com")!, apiKey: key, origin: "shop.example"),
+            configuration: TrackerConfiguration(journal: URL(fileURLWithPath: "/var/lib/shop/reco-journal")))
+        let visitor = InteractionContext(userId: userId, sessionId: sessionId, lang: "TR")
+        try await tracker.track(.impression(of: widget, context: visitor))
+        try await tracker.track(.click(productId: "101", in: widget, context: visitor), shownIn: widget)
+        let summary = await tracker.shutdown(deadline: .seconds(5))   // delivered, pending, dead-lettered
+        _ = summary
     }
 }
