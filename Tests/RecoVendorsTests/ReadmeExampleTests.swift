@@ -33,9 +33,12 @@ struct ReadmeExampleTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Test func theFirstExamplePrintsWhatTheReadmeShows() throws {
+        // The example reads a path relative to the package root, where `swift test` runs; the folder is
+        // changed only when the tests run from elsewhere (it is the whole process's).
         let previous = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(Self.root.path)
-        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        let moved = URL(fileURLWithPath: previous).standardizedFileURL.path != Self.root.standardizedFileURL.path
+        if moved { _ = FileManager.default.changeCurrentDirectoryPath(Self.root.path) }
+        defer { if moved { _ = FileManager.default.changeCurrentDirectoryPath(previous) } }
         var lines: [String] = []
         try readmeExample { lines.append($0) }
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
@@ -74,8 +77,8 @@ struct ReadmeLaterExamplesTests {
             destination: SegmentifyDestination(dataCenter: URL(string: "https://gandalf.segmentify.com")!, apiKey: key, origin: "shop.example"),
             configuration: TrackerConfiguration(journal: URL(fileURLWithPath: "/var/lib/shop/reco-journal")))
         let visitor = InteractionContext(userId: userId, sessionId: sessionId, lang: "TR")
-        try await tracker.track(.impression(of: widget, context: visitor))
-        try await tracker.track(.click(productId: "101", in: widget, context: visitor), shownIn: widget)
+        try tracker.track(.impression(of: widget, context: visitor))
+        try tracker.track(.click(productId: "101", in: widget, context: visitor), shownIn: widget)
         let summary = await tracker.shutdown(deadline: .seconds(5))   // delivered, pending, dead-lettered
         _ = summary
     }

@@ -118,7 +118,7 @@ enum RelayCommand: Command {
             }
             while true {
                 do {
-                    try await tracker.track(interaction)
+                    try tracker.track(interaction)
                     accepted += 1
                     break
                 } catch where error.isQueueFull {
@@ -135,13 +135,13 @@ enum RelayCommand: Command {
             waitingForRoom = false
             // Every 1,000 events, and every quarter second while events trickle in.
             if accepted > reported, accepted % 1000 == 0 || lastReport.duration(to: .now) > .milliseconds(250) {
-                try await tracker.commit()
+                try tracker.commit()
                 Console.error("accepted \(accepted)")
                 reported = accepted
                 lastReport = .now
             }
         }
-        try await tracker.commit()
+        try tracker.commit()
         Console.error("accepted \(accepted)")
         return malformed
     }
