@@ -7,7 +7,9 @@ import RecoKit
 /// let add = SegmentifyBasketOperation(step: .add, productId: "25800400265", price: 358, quantity: 2, common: common)
 /// ```
 public struct SegmentifyBasketOperation: SegmentifyEvent {
+    /// The wire name, `BASKET_OPERATIONS`.
     public static let eventName = "BASKET_OPERATIONS"
+    /// Errors name fields as `basketOperation.<field>`.
     public static let fieldPrefix = "basketOperation"
 
     /// Added or removed.
@@ -26,6 +28,7 @@ public struct SegmentifyBasketOperation: SegmentifyEvent {
     public var price: Decimal?
     /// How many; 1 when absent. Decimals are fine (2.3 kg). Sent as text, as the guide types it.
     public var quantity: Decimal?
+    /// The fields every event shares.
     public var common: SegmentifyCommonFields
 
     /// A basket operation.
@@ -37,6 +40,7 @@ public struct SegmentifyBasketOperation: SegmentifyEvent {
         self.common = common
     }
 
+    /// The event\'s own fields, checked against the guide.
     public func eventFields() throws(SegmentifyEventError) -> [String: JSONValue] {
         try SegmentifyFieldRules.text(productId, "basketOperation.productId")
         var fields: [String: JSONValue] = ["step": .string(step.rawValue), "productId": .string(productId)]

@@ -9,7 +9,9 @@ import RecoKit
 /// let purchase = SegmentifyCheckout(step: .purchase, totalPrice: 78, products: basket, orderNo: "12313", common: common)
 /// ```
 public struct SegmentifyCheckout: SegmentifyEvent {
+    /// The wire name, `CHECKOUT`.
     public static let eventName = "CHECKOUT"
+    /// Errors name fields as `checkout.<field>`.
     public static let fieldPrefix = "checkout"
 
     /// Where in the funnel.
@@ -34,6 +36,7 @@ public struct SegmentifyCheckout: SegmentifyEvent {
     public var orderNo: String?
     /// A link back to the basket, for cart-abandonment campaigns (basket, customer and payment steps).
     public var cartUrl: String?
+    /// The fields every event shares.
     public var common: SegmentifyCommonFields
 
     /// A checkout step.
@@ -47,6 +50,7 @@ public struct SegmentifyCheckout: SegmentifyEvent {
         self.common = common
     }
 
+    /// The event\'s own fields, checked against the guide.
     public func eventFields() throws(SegmentifyEventError) -> [String: JSONValue] {
         try SegmentifyFieldRules.amount(totalPrice, "checkout.totalPrice")
         guard !products.isEmpty else { throw .missing("checkout.products") }

@@ -11,13 +11,16 @@ import RecoKit
 /// The event's `params` are sent in the same `params` object as ``SegmentifyCommonFields/params``; on a
 /// shared key the event's value wins.
 public struct SegmentifyCustomEvent: SegmentifyEvent {
+    /// The wire name, `CUSTOM_EVENT`.
     public static let eventName = "CUSTOM_EVENT"
+    /// Errors name fields as `customEvent.<field>`.
     public static let fieldPrefix = "customEvent"
 
     /// The event's type (mandatory); use the same type for the same action.
     public var type: String
     /// Free parameters.
     public var params: [String: JSONValue]
+    /// The fields every event shares.
     public var common: SegmentifyCommonFields
 
     /// A custom event.
@@ -27,6 +30,7 @@ public struct SegmentifyCustomEvent: SegmentifyEvent {
         self.common = common
     }
 
+    /// The event\'s own fields, checked against the guide.
     public func eventFields() throws(SegmentifyEventError) -> [String: JSONValue] {
         try SegmentifyFieldRules.text(type, "customEvent.type")
         if let key = params.keys.sorted().first(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {

@@ -30,6 +30,7 @@ public protocol SegmentifyEvent: Sendable, Hashable {
 }
 
 extension SegmentifyEvent {
+    /// The common fields as the tracker's context.
     public var wireContext: InteractionContext { common.context }
 
     /// The event checked and packed for the tracker: its name and fields (with `sdkVersion` and `appVersion`).

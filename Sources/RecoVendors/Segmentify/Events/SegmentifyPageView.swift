@@ -6,13 +6,16 @@ import RecoKit
 /// let page = SegmentifyPageView(category: .categoryPage, subCategory: "Men>Shoes>Sports", common: common)
 /// ```
 public struct SegmentifyPageView: SegmentifyEvent {
+    /// The wire name, `PAGE_VIEW`.
     public static let eventName = "PAGE_VIEW"
+    /// Errors name fields as `pageView.<field>`.
     public static let fieldPrefix = "pageView"
 
     /// The page's category (mandatory): one of Segmentify's predefined values or your own.
     public var category: SegmentifyPageCategory
     /// A finer category, for product and category pages (`Men>Shoes>Sports`).
     public var subCategory: String?
+    /// The fields every event shares.
     public var common: SegmentifyCommonFields
 
     /// A page view.
@@ -22,6 +25,7 @@ public struct SegmentifyPageView: SegmentifyEvent {
         self.common = common
     }
 
+    /// The event\'s own fields, checked against the guide.
     public func eventFields() throws(SegmentifyEventError) -> [String: JSONValue] {
         try SegmentifyFieldRules.text(category.rawValue, "pageView.category")
         var fields: [String: JSONValue] = ["category": .string(category.rawValue)]

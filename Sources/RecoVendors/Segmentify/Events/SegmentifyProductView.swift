@@ -7,7 +7,9 @@ import RecoKit
 /// Mandatory: `productId`, `title`, `url`, `image`, `category`, `price`. Everything else is optional and
 /// sent only when set.
 public struct SegmentifyProductView: SegmentifyEvent {
+    /// The wire name, `PRODUCT_VIEW`.
     public static let eventName = "PRODUCT_VIEW"
+    /// Errors name fields as `productView.<field>`.
     public static let fieldPrefix = "productView"
 
     /// The product's gender.
@@ -52,6 +54,7 @@ public struct SegmentifyProductView: SegmentifyEvent {
     public var labels: [String]?
     /// `true` keeps Segmentify from updating its catalogue from this event.
     public var noUpdate: Bool?
+    /// The fields every event shares.
     public var common: SegmentifyCommonFields
 
     /// A product view with the mandatory fields; set the optional ones as properties.
@@ -66,6 +69,7 @@ public struct SegmentifyProductView: SegmentifyEvent {
         self.common = common
     }
 
+    /// The event\'s own fields, checked against the guide.
     public func eventFields() throws(SegmentifyEventError) -> [String: JSONValue] {
         typealias Rules = SegmentifyFieldRules
         try Rules.text(productId, "productView.productId")

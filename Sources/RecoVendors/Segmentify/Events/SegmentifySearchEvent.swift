@@ -9,11 +9,14 @@ import RecoKit
 /// let typed = SegmentifySearchEvent.afterSearch(query: "Dress", common: common)
 /// ```
 public struct SegmentifySearchEvent: SegmentifyEvent {
+    /// The wire name, `SEARCH`.
     public static let eventName = "SEARCH"
+    /// Errors name fields as `search.<field>`.
     public static let fieldPrefix = "search"
 
     /// The typed words; nil (or empty, as the guide allows) before the search.
     public var query: String?
+    /// The fields every event shares.
     public var common: SegmentifyCommonFields
 
     /// A search event; prefer ``beforeSearch(common:)`` and ``afterSearch(query:common:)``.
@@ -35,6 +38,7 @@ public struct SegmentifySearchEvent: SegmentifyEvent {
     /// Whether this is the before-search event (no query).
     public var isBeforeSearch: Bool { query?.isEmpty ?? true }
 
+    /// The event\'s own fields, checked against the guide.
     public func eventFields() throws(SegmentifyEventError) -> [String: JSONValue] {
         guard let query, !query.isEmpty else { return [:] }
         if query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {

@@ -7,7 +7,9 @@ import RecoKit
 /// `oldUserId` to the id in ``common``. Update ``SegmentifyVisitors`` with
 /// ``SegmentifyVisitors/changeUser(of:to:)`` so later events use the new id.
 public struct SegmentifyUserChange: SegmentifyEvent {
+    /// The wire name, `USER_CHANGE`.
     public static let eventName = "USER_CHANGE"
+    /// Errors name fields as `userChange.<field>`.
     public static let fieldPrefix = "userChange"
 
     /// The id the visitor has from now on (mandatory).
@@ -21,6 +23,7 @@ public struct SegmentifyUserChange: SegmentifyEvent {
         self.common = common
     }
 
+    /// The event\'s own fields, checked against the guide.
     public func eventFields() throws(SegmentifyEventError) -> [String: JSONValue] {
         try SegmentifyFieldRules.text(newUserId, "userChange.newUserId")
         if newUserId == common.userId { throw .conflict("userChange.newUserId", "is the visitor's current userId") }

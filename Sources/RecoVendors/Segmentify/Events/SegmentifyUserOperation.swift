@@ -11,7 +11,9 @@ import RecoKit
 /// Sign-in and sign-out carry the username (and, as the guide's examples do, the email) only; a profile
 /// field on them is refused rather than silently sent.
 public struct SegmentifyUserOperation: SegmentifyEvent {
+    /// The wire name, `USER_OPERATIONS`.
     public static let eventName = "USER_OPERATIONS"
+    /// Errors name fields as `userOperation.<field>`.
     public static let fieldPrefix = "userOperation"
 
     /// What the user did.
@@ -32,6 +34,7 @@ public struct SegmentifyUserOperation: SegmentifyEvent {
     public var username: String
     /// What you share about the customer (sign-up and update).
     public var profile: SegmentifyUserProfile
+    /// The fields every event shares.
     public var common: SegmentifyCommonFields
 
     /// A user operation.
@@ -43,6 +46,7 @@ public struct SegmentifyUserOperation: SegmentifyEvent {
         self.common = common
     }
 
+    /// The event\'s own fields, checked against the guide.
     public func eventFields() throws(SegmentifyEventError) -> [String: JSONValue] {
         try SegmentifyFieldRules.text(username, "userOperation.username")
         let profileFields = try profile.fields(in: "userOperation")
