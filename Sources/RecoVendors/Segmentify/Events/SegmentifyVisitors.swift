@@ -57,6 +57,30 @@ public actor SegmentifyVisitors {
         self.fetchKeys = fetchKeys
     }
 
+    /// Visitors whose ids come from Segmentify's `get/key` endpoint over `transport` (the tracker's HTTP
+    /// client by default), with the headers Segmentify expects (`Accept`, `Origin`).
+    ///
+    /// A reply other than 2xx, a `statusCode` error (`NO_ACCOUNT`…), or one that is not a key array is a
+    /// ``PayloadError`` of ``ids(for:)``; the visitor
+    /// stays unknown and the next call asks again.
+    public init(dataCenter: URL, apiKey: String, origin: String, transport: any Transport = URLSessionTransport.shared,
+                lifetime: Duration = .seconds(86_400), clock: any TrackingClock = SystemTrackingClock()) {
+        self.init(lifetime: lifetime, clock: clock) { count in
+            let request = TrackingRequest(method: "GET", url: SegmentifyVisitors.keysURL(dataCenter: dataCenter, apiKey: apiKey, count: count),
+                                          headers: [("Accept", "application/json"), ("Origin", origin)], body: Data())
+            let reply = try await transport.send(request, timeout: .seconds(10))
+            guard (200..<300).contains(reply.status) else {
+                throw PayloadError.vendorError(code: "HTTP \(reply.status)", meaning: "get/key failed: \(reply.bodyText())", at: .root)
+            }
+            let json = try JSONValue(parsing: reply.body)
+            if let code = json["statusCode"]?.stringValue {
+                let meaning = SegmentifyReplyCode.setupFaults[code] ?? SegmentifyReplyCode.eventFaults[code] ?? "get/key refused the request"
+                throw PayloadError.vendorError(code: code, meaning: meaning, at: .root)
+            }
+            return try SegmentifyKeys.decode(json)
+        }
+    }
+
     /// `GET {dataCenter}/get/key?count={count}&apiKey={apiKey}`: the request for `count` new ids.
     public static func keysURL(dataCenter: URL, apiKey: String, count: Int) -> URL {
         var components = URLComponents(url: dataCenter.appendingPathComponent("get/key"), resolvingAgainstBaseURL: false)!

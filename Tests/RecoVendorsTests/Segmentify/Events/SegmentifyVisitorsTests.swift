@@ -119,4 +119,29 @@ struct SegmentifyVisitorsTests {
         let json = try SegmentifyPageView(category: .homePage, common: common).json()
         #expect(json["userId"]?.stringValue == ids.userId && json["sessionId"]?.stringValue == ids.sessionId)
     }
+
+    @Test func idsComeFromTheGetKeyEndpointOverATransport() async throws {
+        let transport = RecordingTransport(body: #"["-897541074991628287","-2066154474596835328"]"#)
+        let visitors = SegmentifyVisitors(dataCenter: URL(string: "https://gandalf.segmentify.com")!, apiKey: "8157d334",
+                                          origin: "segmentify-shop.myshopify.com", transport: transport, clock: clock)
+        let ids = try await visitors.ids(for: "cookie-a")
+        #expect(ids == SegmentifyVisitorIds(userId: "-897541074991628287", sessionId: "-2066154474596835328", isNewSession: true))
+        let request = try #require(transport.requests.first)
+        #expect(request.method == "GET")
+        #expect(request.url.absoluteString == "https://gandalf.segmentify.com/get/key?count=2&apiKey=8157d334")
+        #expect(request.header("Origin") == "segmentify-shop.myshopify.com")
+        #expect(request.body.isEmpty)
+    }
+
+    @Test func aRefusedKeyRequestIsAVendorErrorAndTheVisitorStaysUnknown() async throws {
+        for (status, body, code) in [(200, #"{"statusCode":"NO_ACCOUNT"}"#, "NO_ACCOUNT"), (503, "busy", "HTTP 503")] {
+            let visitors = SegmentifyVisitors(dataCenter: URL(string: "https://gandalf.segmentify.com")!, apiKey: "8157d334",
+                                              origin: "segmentify-shop.myshopify.com",
+                                              transport: RecordingTransport(status: status, body: body), clock: clock)
+            await #expect { try await visitors.ids(for: "cookie-a") } throws: { error in
+                (error as? PayloadError)?.kind == .vendorError && (error as? PayloadError)?.vendorCode == code
+            }
+            #expect(await visitors.count == 0)
+        }
+    }
 }
