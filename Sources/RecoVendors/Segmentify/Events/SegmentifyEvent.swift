@@ -10,7 +10,7 @@ import RecoKit
 ///                                  url: "https://shop.example/products/asymmetric-dress-black",
 ///                                  image: "//cdn.shop.example/dress.jpg", category: "Womenswear",
 ///                                  price: 578, common: common)
-/// try await tracker.track(view.interaction())
+/// try tracker.track(view.interaction())
 /// ```
 ///
 /// Events are values: copying one and changing the copy leaves the original as it was, so nothing of

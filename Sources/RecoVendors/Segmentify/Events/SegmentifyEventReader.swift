@@ -8,7 +8,7 @@ import RecoKit
 /// ```swift
 /// let body = try JSONValue(parsing: request.body)         // a JSON array of events
 /// for object in body.arrayValue ?? [] {
-///     try await tracker.track(SegmentifyEventReader.interaction(from: object))
+///     try tracker.track(SegmentifyEventReader.interaction(from: object))
 /// }
 /// ```
 ///

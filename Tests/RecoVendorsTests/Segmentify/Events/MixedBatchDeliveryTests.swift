@@ -52,15 +52,15 @@ struct MixedBatchDeliveryTests {
         let transport = RecordingTransport()
         let tracker = try Tracker(destination: destination, configuration: configuration(nil), transport: transport)
         let widget = widget()
-        try await tracker.track(SegmentifyPageView(category: .productPage, subCategory: "Womenswear", common: common), occurred: occurred)
-        try await tracker.track(EventFixtures.dress(), occurred: occurred)
-        try await tracker.track(Interaction.widgetView(of: widget, context: common.context, occurred: occurred))
-        try await tracker.track(Interaction.click(productId: "25799809929", in: widget, context: common.context, occurred: occurred))
-        try await tracker.track(SegmentifyBasketOperation(step: .add, productId: "25799809929", price: 78, quantity: 1, common: common))
-        try await tracker.track(SegmentifyCheckout(step: .purchase, totalPrice: 78,
+        try tracker.track(SegmentifyPageView(category: .productPage, subCategory: "Womenswear", common: common), occurred: occurred)
+        try tracker.track(EventFixtures.dress(), occurred: occurred)
+        try tracker.track(Interaction.widgetView(of: widget, context: common.context, occurred: occurred))
+        try tracker.track(Interaction.click(productId: "25799809929", in: widget, context: common.context, occurred: occurred))
+        try tracker.track(SegmentifyBasketOperation(step: .add, productId: "25799809929", price: 78, quantity: 1, common: common))
+        try tracker.track(SegmentifyCheckout(step: .purchase, totalPrice: 78,
                                                    products: [SegmentifyBasketProduct(productId: "25799809929", price: 78, quantity: 1)],
                                                    orderNo: "12313", common: common))
-        try await tracker.flush()
+        try tracker.flush()
         await waitUntilDelivered(tracker)
         #expect(await tracker.shutdown(deadline: .seconds(5)) == ShutdownSummary(delivered: 6, pending: 0, deadLettered: 0))
 
@@ -93,15 +93,15 @@ struct MixedBatchDeliveryTests {
                                              common: common)
         signUp.common.appVersion = "7.2.1"
         let first = try Tracker(destination: destination, configuration: configuration(directory), transport: RecordingTransport(status: 503))
-        try await first.track(signUp, occurred: occurred)
-        try await first.track(SegmentifyCustomEvent(type: "price_filter", params: ["PRICE": "200-500"], common: common), occurred: occurred)
+        try first.track(signUp, occurred: occurred)
+        try first.track(SegmentifyCustomEvent(type: "price_filter", params: ["PRICE": "200-500"], common: common), occurred: occurred)
         let stopped = await first.shutdown(deadline: .milliseconds(200))
         #expect(stopped.pending == 2)
 
         let transport = RecordingTransport()
         let second = try Tracker(destination: destination, configuration: configuration(directory), transport: transport)
         #expect(second.recoveryReport.pendingEvents == 2)
-        try await second.flush()
+        try second.flush()
         await waitUntilDelivered(second)
         _ = await second.shutdown(deadline: .seconds(5))
         let batch = try transport.requests.flatMap { try JSONValue(parsing: $0.body).arrayValue ?? [] }
@@ -116,10 +116,10 @@ struct MixedBatchDeliveryTests {
         let transport = RecordingTransport()
         let tracker = try Tracker(destination: destination, configuration: configuration(nil), transport: transport)
         await #expect(throws: SegmentifyEventError.self) {
-            try await tracker.track(SegmentifyBasketOperation(step: .add, productId: "", common: self.common))
+            try tracker.track(SegmentifyBasketOperation(step: .add, productId: "", common: self.common))
         }
         let foreign = Interaction.vendorEvent(VendorEvent(vendor: .connectif, name: "purchase"), context: common.context)
-        await #expect(throws: TrackingError.self) { try await tracker.track(foreign) }
+        await #expect(throws: TrackingError.self) { try tracker.track(foreign) }
         #expect(tracker.statistics.refusedInvalid == 1)
         _ = await tracker.shutdown(deadline: .seconds(1))
 
