@@ -115,17 +115,17 @@ struct MixedBatchDeliveryTests {
     @Test func theTrackerRefusesBadEventsAndOtherVendorsEvents() async throws {
         let transport = RecordingTransport()
         let tracker = try Tracker(destination: destination, configuration: configuration(nil), transport: transport)
-        await #expect(throws: SegmentifyEventError.self) {
+        #expect(throws: SegmentifyEventError.self) {
             try tracker.track(SegmentifyBasketOperation(step: .add, productId: "", common: self.common))
         }
         let foreign = Interaction.vendorEvent(VendorEvent(vendor: .connectif, name: "purchase"), context: common.context)
-        await #expect(throws: TrackingError.self) { try tracker.track(foreign) }
+        #expect(throws: TrackingError.self) { try tracker.track(foreign) }
         #expect(tracker.statistics.refusedInvalid == 1)
         _ = await tracker.shutdown(deadline: .seconds(1))
 
         let reteno = try Tracker(destination: RetenoDestination(accessKey: "k"), configuration: configuration(nil), transport: transport)
-        await #expect(throws: TrackingError.self) {
-            try await reteno.track(SegmentifyPageView(category: .homePage, common: self.common))
+        #expect(throws: TrackingError.self) {
+            try reteno.track(SegmentifyPageView(category: .homePage, common: self.common))
         }
         _ = await reteno.shutdown(deadline: .seconds(1))
         #expect(transport.requests.isEmpty)
