@@ -3,9 +3,11 @@
 struct Renderer {
     private(set) var output: String
     /// The context stack, every value (the implicit iterator `.` reads the top).
-    private var stack: [TemplateValue]
-    /// The objects of the context stack, where names are looked up: kept apart so that a lookup calls each
-    /// context in place, without copying stack entries.
+    private var stack: [RenderValue]
+    /// The objects of the context stack, where names are looked up: kept apart so that a lookup asks each
+    /// scope in place, without copying stack entries.
+    private var scopes: [Scope]
+    /// The objects of the stack that are not JSON objects, which ``Scope/context(_:)`` points into.
     private var contexts: [any TemplateContext]
     /// Block overrides, outermost parent first: the first match wins, so the top-level template decides.
     private var overrides: [[String: BlockNode]] = []
@@ -20,11 +22,20 @@ struct Renderer {
     init(root: TemplateValue, library: TemplateLibrary?, capacity: Int) {
         output = ""
         output.reserveCapacity(capacity)
-        stack = [root]
+        stack = [.template(root)]
         stack.reserveCapacity(16)
+        scopes = []
+        scopes.reserveCapacity(16)
         contexts = []
-        contexts.reserveCapacity(16)
-        if case .context(let context) = root { contexts.append(context) }
+        if case .context(let context) = root {
+            // A JSON object is recognised once, here; below it, JSON data stays JSON.
+            if let json = context as? JSONValue, case .object(let members) = json {
+                scopes.append(.object(members))
+            } else {
+                scopes.append(.context(0))
+                contexts.append(context)
+            }
+        }
         self.library = library
         self.missingPartials = library?.missingPartials ?? .error
     }
@@ -52,23 +63,7 @@ struct Renderer {
                 atLineStart = false
             }
             if variable.name.isSimple {
-                var index = contexts.count - 1
-                lookup: while index >= 0 {
-                    switch lookUp(variable.name.head, in: index) {
-                    case .none: index -= 1
-                    case .string(let text)?:
-                        write(text, variable.rule)
-                        break lookup
-                    case .number(let number)?:
-                        write(number.text, variable.rule)
-                        break lookup
-                    case .bool(let flag)?:
-                        write(flag ? "true" : "false", variable.rule)
-                        break lookup
-                    case .null?, .list?, .context?:
-                        break lookup
-                    }
-                }
+                writeValue(named: variable.name.head, variable.rule)
             } else if let value = resolve(variable.name) {
                 write(value, variable.rule)
             }
@@ -86,40 +81,86 @@ struct Renderer {
     // MARK: Values
 
     /// Looks a name up: the first part down the context stack, the other parts inside what it found.
-    private func resolve(_ name: Name) -> TemplateValue? {
+    @inline(__always)
+    private func resolve(_ name: Name) -> RenderValue? {
         if name.isImplicit { return stack.last }
-        var index = contexts.count - 1
+        var index = scopes.count - 1
         while index >= 0 {
             if let value = lookUp(name.head, in: index) {
-                return name.parts.count == 1 ? value : Self.descend(value, name.parts)
+                return name.isSimple ? value : Self.descend(value, name.parts)
             }
             index -= 1
         }
         return nil
     }
 
-    /// Asks one context of the stack for a key, in place (an array subscript would copy the context first).
+    /// Asks one scope of the stack for a key, in place (an array subscript would copy a context first).
     @inline(__always)
-    private func lookUp(_ key: String, in index: Int) -> TemplateValue? {
-        contexts.withUnsafeBufferPointer { $0[index].value(forKey: key) }
+    private func lookUp(_ key: String, in index: Int) -> RenderValue? {
+        switch scopes[index] {
+        case .object(let members):
+            members[key].map(RenderValue.json)
+        case .context(let position):
+            contexts.withUnsafeBufferPointer { $0[position].value(forKey: key) }.map(RenderValue.template)
+        }
     }
 
     /// The value at the rest of a dotted name, inside what its first part found.
-    private static func descend(_ value: TemplateValue, _ parts: [String]) -> TemplateValue? {
+    private static func descend(_ value: RenderValue, _ parts: [String]) -> RenderValue? {
         var current = value
         for part in parts.dropFirst() {
-            guard case .context(let context) = current, let next = context.value(forKey: part) else { return nil }
+            guard let next = current.member(part) else { return nil }
             current = next
         }
         return current
     }
 
+    /// Writes the value of a name without dots: looked up scope by scope, and written from where it is
+    /// found without wrapping it first.
+    @inline(__always)
+    private mutating func writeValue(named key: String, _ rule: OutputRule) {
+        var index = scopes.count - 1
+        while index >= 0 {
+            switch scopes[index] {
+            case .object(let members):
+                if let member = members[key] {
+                    write(member, rule)
+                    return
+                }
+            case .context(let position):
+                if let value = contexts.withUnsafeBufferPointer({ $0[position].value(forKey: key) }) {
+                    write(value, rule)
+                    return
+                }
+            }
+            index -= 1
+        }
+    }
+
+    private mutating func write(_ value: RenderValue, _ rule: OutputRule) {
+        switch value {
+        case .template(let value): write(value, rule)
+        case .json(let value): write(value, rule)
+        }
+    }
+
+    @inline(__always)
     private mutating func write(_ value: TemplateValue, _ rule: OutputRule) {
         switch value {
         case .string(let string): write(string, rule)
         case .number(let number): write(number.text, rule)
         case .bool(let flag): write(flag ? "true" : "false", rule)
         case .null, .list, .context: return
+        }
+    }
+
+    @inline(__always)
+    private mutating func write(_ value: JSONValue, _ rule: OutputRule) {
+        switch value {
+        case .string(let string): write(string, rule)
+        case .number(let number): write(number.text, rule)
+        case .bool(let flag): write(flag ? "true" : "false", rule)
+        case .null, .array, .object: return
         }
     }
 
@@ -167,32 +208,46 @@ struct Renderer {
             return
         }
         guard let value, value.isTruthy else { return }
-        if case .list(let elements) = value {
+        switch value {
+        case .template(.list(let elements)):
             try elements.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
-                for index in buffer.indices { try render(section.children, in: buffer[index]) }
+                for index in buffer.indices { try render(section.children, in: .template(buffer[index])) }
             }
-        } else {
+        case .json(.array(let elements)):
+            try elements.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
+                for index in buffer.indices { try render(section.children, in: .json(buffer[index])) }
+            }
+        default:
             try render(section.children, in: value)
         }
     }
 
     /// Renders nodes with a value pushed on the context stack.
-    private mutating func render(_ nodes: [Node], in value: TemplateValue) throws(TemplateError) {
+    private mutating func render(_ nodes: [Node], in value: RenderValue) throws(TemplateError) {
         stack.append(value)
         defer { stack.removeLast() }
-        guard case .context(let context) = value else {
+        switch value {
+        case .json(.object(let members)):
+            scopes.append(.object(members))
+            defer { scopes.removeLast() }
             try render(nodes)
-            return
+        case .template(.context(let context)):
+            scopes.append(.context(contexts.count))
+            contexts.append(context)
+            defer {
+                scopes.removeLast()
+                contexts.removeLast()
+            }
+            try render(nodes)
+        default:
+            try render(nodes)
         }
-        contexts.append(context)
-        defer { contexts.removeLast() }
-        try render(nodes)
     }
 
     private mutating func render(_ partial: PartialNode) throws(TemplateError) {
         var name = partial.name
         if let dynamicName = partial.dynamicName {
-            guard case .string(let resolved)? = resolve(dynamicName) else { return }
+            guard let resolved = resolve(dynamicName)?.string else { return }
             name = resolved
         }
         guard let template = library?.template(named: name) else {

@@ -1,0 +1,51 @@
+import RecoKit
+
+/// A value met during a render: a ``TemplateValue``, or a JSON value read straight out of a JSON object.
+///
+/// JSON data (how vendor products arrive) is rendered as it is, never converted to ``TemplateValue`` on
+/// the way: a member found in a JSON object stays a `JSONValue`, an array is repeated over in place, and
+/// an object becomes a ``Scope`` whose members are looked up directly. Both kinds behave exactly as
+/// `TemplateValue(json)` would.
+enum RenderValue {
+    case template(TemplateValue)
+    case json(JSONValue)
+
+    /// Whether a section shows its content for this value (see ``TemplateValue/isTruthy``).
+    var isTruthy: Bool {
+        switch self {
+        case .template(let value): value.isTruthy
+        case .json(.null): false
+        case .json(.bool(let flag)): flag
+        case .json(.string(let text)): !text.isEmpty
+        case .json(.array(let elements)): !elements.isEmpty
+        case .json(.number), .json(.object): true
+        }
+    }
+
+    /// The text when this is a string, for dynamic partial names.
+    var string: String? {
+        switch self {
+        case .template(.string(let text)), .json(.string(let text)): text
+        default: nil
+        }
+    }
+
+
+    /// The value at `key` inside this one (for the second and later parts of a dotted name).
+    func member(_ key: String) -> RenderValue? {
+        switch self {
+        case .template(.context(let context)): context.value(forKey: key).map(RenderValue.template)
+        case .json(.object(let members)): members[key].map(RenderValue.json)
+        default: nil
+        }
+    }
+}
+
+/// One object of the context stack, where names are looked up.
+enum Scope {
+    /// A JSON object: members are read from its dictionary, with no conversion.
+    case object([String: JSONValue])
+    /// Any other object: its index in the renderer's list of contexts (so that a scope is copied
+    /// without copying an existential).
+    case context(Int)
+}
