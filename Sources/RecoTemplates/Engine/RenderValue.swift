@@ -41,11 +41,12 @@ enum RenderValue {
     }
 }
 
-/// One object of the context stack, where names are looked up.
+/// One object of the context stack, where names are looked up: where the renderer keeps it. (An index,
+/// so that reading a scope copies no dictionary or existential.)
 enum Scope {
-    /// A JSON object: members are read from its dictionary, with no conversion.
-    case object([String: JSONValue])
-    /// Any other object: its index in the renderer's list of contexts (so that a scope is copied
-    /// without copying an existential).
+    /// A JSON object, at this index of the renderer's JSON objects: members are read from its
+    /// dictionary, with no conversion.
+    case object(Int)
+    /// Any other object, at this index of the renderer's contexts.
     case context(Int)
 }

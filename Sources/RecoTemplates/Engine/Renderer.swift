@@ -7,7 +7,9 @@ struct Renderer {
     /// The objects of the context stack, where names are looked up: kept apart so that a lookup asks each
     /// scope in place, without copying stack entries.
     private var scopes: [Scope]
-    /// The objects of the stack that are not JSON objects, which ``Scope/context(_:)`` points into.
+    /// The JSON objects of the stack, which ``Scope/object(_:)`` points into.
+    private var objects: [[String: JSONValue]]
+    /// The other objects of the stack, which ``Scope/context(_:)`` points into.
     private var contexts: [any TemplateContext]
     /// Block overrides, outermost parent first: the first match wins, so the top-level template decides.
     private var overrides: [[String: BlockNode]] = []
@@ -26,11 +28,14 @@ struct Renderer {
         stack.reserveCapacity(16)
         scopes = []
         scopes.reserveCapacity(16)
+        objects = []
+        objects.reserveCapacity(16)
         contexts = []
         if case .context(let context) = root {
             // A JSON object is recognised once, here; below it, JSON data stays JSON.
             if let json = context as? JSONValue, case .object(let members) = json {
-                scopes.append(.object(members))
+                scopes.append(.object(0))
+                objects.append(members)
             } else {
                 scopes.append(.context(0))
                 contexts.append(context)
@@ -98,8 +103,8 @@ struct Renderer {
     @inline(__always)
     private func lookUp(_ key: String, in index: Int) -> RenderValue? {
         switch scopes[index] {
-        case .object(let members):
-            members[key].map(RenderValue.json)
+        case .object(let position):
+            objects.withUnsafeBufferPointer { $0[position][key] }.map(RenderValue.json)
         case .context(let position):
             contexts.withUnsafeBufferPointer { $0[position].value(forKey: key) }.map(RenderValue.template)
         }
@@ -122,8 +127,8 @@ struct Renderer {
         var index = scopes.count - 1
         while index >= 0 {
             switch scopes[index] {
-            case .object(let members):
-                if let member = members[key] {
+            case .object(let position):
+                if let member = objects.withUnsafeBufferPointer({ $0[position][key] }) {
                     write(member, rule)
                     return
                 }
@@ -228,8 +233,12 @@ struct Renderer {
         defer { stack.removeLast() }
         switch value {
         case .json(.object(let members)):
-            scopes.append(.object(members))
-            defer { scopes.removeLast() }
+            scopes.append(.object(objects.count))
+            objects.append(members)
+            defer {
+                scopes.removeLast()
+                objects.removeLast()
+            }
             try render(nodes)
         case .template(.context(let context)):
             scopes.append(.context(contexts.count))
