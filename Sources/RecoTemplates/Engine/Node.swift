@@ -36,11 +36,23 @@ final class TextNode: Sendable {
     let hasNewline: Bool
     /// Whether the text ends with a newline (the next line starts after it).
     let endsWithNewline: Bool
+    /// The text cut after every newline, for indented partials, which write each line after the indentation.
+    let lines: [String]
 
     init(text: String, hasNewline: Bool, endsWithNewline: Bool) {
         self.text = text
         self.hasNewline = hasNewline
         self.endsWithNewline = endsWithNewline
+        var lines: [String] = []
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        while let newline = utf8[start...].firstIndex(of: 0x0A) {
+            let end = utf8.index(after: newline)
+            lines.append(String(text[start..<end]))
+            start = end
+        }
+        if start != utf8.endIndex { lines.append(String(text[start...])) }
+        self.lines = lines
     }
 }
 

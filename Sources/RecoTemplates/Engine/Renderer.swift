@@ -59,7 +59,7 @@ struct Renderer {
             if indentation.isEmpty || !atLineStart && !text.hasNewline {
                 output.append(text.text)
             } else {
-                writeIndented(text.text)
+                writeIndented(text)
             }
             atLineStart = text.endsWithNewline
         case .variable(let variable):
@@ -188,19 +188,11 @@ struct Renderer {
     }
 
     /// Writes static text with the current indentation at the start of each line.
-    private mutating func writeIndented(_ text: String) {
-        var lineStart = text.utf8.startIndex
-        var index = lineStart
-        let utf8 = text.utf8
-        while index != utf8.endIndex {
-            let isNewline = utf8[index] == 0x0A
-            utf8.formIndex(after: &index)
-            if isNewline || index == utf8.endIndex {
-                if atLineStart { output.append(indentation) }
-                output.append(contentsOf: text[lineStart..<index])
-                atLineStart = isNewline
-                lineStart = index
-            }
+    private mutating func writeIndented(_ text: TextNode) {
+        for line in text.lines {
+            if atLineStart { output.append(indentation) }
+            output.append(line)
+            atLineStart = line.utf8.last == 0x0A
         }
     }
 
