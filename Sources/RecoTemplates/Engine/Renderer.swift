@@ -1,7 +1,8 @@
 /// One render in progress: the output buffer, the context stack, the blocks passed down by parents, and
 /// the indentation of standalone partials. Created per render, so renders share nothing mutable.
 struct Renderer {
-    private(set) var output: String
+    /// The text written so far.
+    var output: String
     /// The context stack, every value (the implicit iterator `.` reads the top).
     private var stack: [RenderValue]
     /// The objects of the context stack, where names are looked up: kept apart so that a lookup asks each
@@ -45,15 +46,24 @@ struct Renderer {
         self.missingPartials = library?.missingPartials ?? .error
     }
 
+    /// Renders a template's nodes with the root value at the bottom of the stack.
     mutating func render(_ nodes: [Node]) throws(TemplateError) {
+        let top: [String: JSONValue]? = if case .object? = scopes.last { objects[0] } else { nil }
+        try render(nodes, top: top)
+    }
+
+    /// Renders nodes. `top` is the innermost scope when it is a JSON object (the last of ``scopes``), passed
+    /// down as an argument so that looking a name up in it retains nothing; nil when the innermost scope is
+    /// another kind of object, or there is none.
+    private mutating func render(_ nodes: [Node], top: [String: JSONValue]?) throws(TemplateError) {
         // Through a buffer pointer, so that visiting a node does not retain and release it.
         try nodes.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
-            for index in buffer.indices { try render(buffer[index]) }
+            for index in buffer.indices { try render(buffer[index], top: top) }
         }
     }
 
     @inline(__always)
-    private mutating func render(_ node: Node) throws(TemplateError) {
+    private mutating func render(_ node: Node, top: [String: JSONValue]?) throws(TemplateError) {
         switch node {
         case .text(let text):
             if indentation.isEmpty || !atLineStart && !text.hasNewline {
@@ -68,18 +78,18 @@ struct Renderer {
                 atLineStart = false
             }
             if variable.name.isSimple {
-                writeValue(named: variable.name.head, variable.rule)
-            } else if let value = resolve(variable.name) {
+                writeValue(named: variable.name.head, variable.rule, top: top)
+            } else if let value = resolve(variable.name, top: top) {
                 write(value, variable.rule)
             }
         case .section(let section):
-            try render(section)
+            try render(section, top: top)
         case .partial(let partial):
-            try render(partial)
+            try render(partial, top: top)
         case .parent(let parent):
-            try render(parent)
+            try render(parent, top: top)
         case .block(let block):
-            try render(block)
+            try render(block, top: top)
         }
     }
 
@@ -87,9 +97,15 @@ struct Renderer {
 
     /// Looks a name up: the first part down the context stack, the other parts inside what it found.
     @inline(__always)
-    private func resolve(_ name: Name) -> RenderValue? {
+    private func resolve(_ name: Name, top: [String: JSONValue]?) -> RenderValue? {
         if name.isImplicit { return stack.last }
         var index = scopes.count - 1
+        if let top {
+            if let member = top[name.head] {
+                return name.isSimple ? .json(member) : Self.descend(.json(member), name.parts)
+            }
+            index -= 1
+        }
         while index >= 0 {
             if let value = lookUp(name.head, in: index) {
                 return name.isSimple ? value : Self.descend(value, name.parts)
@@ -123,8 +139,15 @@ struct Renderer {
     /// Writes the value of a name without dots: looked up scope by scope, and written from where it is
     /// found without wrapping it first.
     @inline(__always)
-    private mutating func writeValue(named key: String, _ rule: OutputRule) {
+    private mutating func writeValue(named key: String, _ rule: OutputRule, top: [String: JSONValue]?) {
         var index = scopes.count - 1
+        if let top {
+            if let member = top[key] {
+                write(member, rule)
+                return
+            }
+            index -= 1
+        }
         while index >= 0 {
             switch scopes[index] {
             case .object(let position):
@@ -142,51 +165,6 @@ struct Renderer {
         }
     }
 
-    private mutating func write(_ value: RenderValue, _ rule: OutputRule) {
-        switch value {
-        case .template(let value): write(value, rule)
-        case .json(let value): write(value, rule)
-        }
-    }
-
-    @inline(__always)
-    private mutating func write(_ value: TemplateValue, _ rule: OutputRule) {
-        switch value {
-        case .string(let string): write(string, rule)
-        case .number(let number): write(number.text, rule)
-        case .bool(let flag): write(flag ? "true" : "false", rule)
-        case .null, .list, .context: return
-        }
-    }
-
-    @inline(__always)
-    private mutating func write(_ value: JSONValue, _ rule: OutputRule) {
-        switch value {
-        case .string(let string): write(string, rule)
-        case .number(let number): write(number.text, rule)
-        case .bool(let flag): write(flag ? "true" : "false", rule)
-        case .null, .array, .object: return
-        }
-    }
-
-    @inline(__always)
-    private mutating func write(_ text: String, _ rule: OutputRule) {
-        switch rule {
-        case .raw: output.append(text)
-        case .text: HTMLEscaping.append(text, to: &output)
-        case .unquoted: HTMLEscaping.appendUnquoted(text, to: &output)
-        case .script: HTMLEscaping.appendScript(text, to: &output)
-        case .url(let part, let unquoted):
-            let safe: String
-            switch part {
-            case .start: safe = HTMLEscaping.isSafeURL(text) ? text : HTMLEscaping.harmlessURL
-            case .continuation: safe = HTMLEscaping.isSafeURLContinuation(text) ? text : ""
-            case .sourceSet: safe = HTMLEscaping.isSafeSourceSet(text) ? text : HTMLEscaping.harmlessURL
-            }
-            if unquoted { HTMLEscaping.appendUnquoted(safe, to: &output) } else { HTMLEscaping.append(safe, to: &output) }
-        }
-    }
-
     /// Writes static text with the current indentation at the start of each line.
     private mutating func writeIndented(_ text: TextNode) {
         for line in text.lines {
@@ -198,29 +176,29 @@ struct Renderer {
 
     // MARK: Sections, partials, parents, blocks
 
-    private mutating func render(_ section: SectionNode) throws(TemplateError) {
-        let value = resolve(section.name)
+    private mutating func render(_ section: SectionNode, top: [String: JSONValue]?) throws(TemplateError) {
+        let value = resolve(section.name, top: top)
         if section.inverted {
-            if !(value?.isTruthy ?? false) { try render(section.children) }
+            if !(value?.isTruthy ?? false) { try render(section.children, top: top) }
             return
         }
         guard let value, value.isTruthy else { return }
         switch value {
         case .template(.list(let elements)):
             try elements.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
-                for index in buffer.indices { try render(section.children, in: .template(buffer[index])) }
+                for index in buffer.indices { try render(section.children, in: .template(buffer[index]), top: top) }
             }
         case .json(.array(let elements)):
             try elements.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
-                for index in buffer.indices { try render(section.children, in: .json(buffer[index])) }
+                for index in buffer.indices { try render(section.children, in: .json(buffer[index]), top: top) }
             }
         default:
-            try render(section.children, in: value)
+            try render(section.children, in: value, top: top)
         }
     }
 
     /// Renders nodes with a value pushed on the context stack.
-    private mutating func render(_ nodes: [Node], in value: RenderValue) throws(TemplateError) {
+    private mutating func render(_ nodes: [Node], in value: RenderValue, top: [String: JSONValue]?) throws(TemplateError) {
         stack.append(value)
         defer { stack.removeLast() }
         switch value {
@@ -231,7 +209,7 @@ struct Renderer {
                 scopes.removeLast()
                 objects.removeLast()
             }
-            try render(nodes)
+            try render(nodes, top: members)
         case .template(.context(let context)):
             scopes.append(.context(contexts.count))
             contexts.append(context)
@@ -239,36 +217,38 @@ struct Renderer {
                 scopes.removeLast()
                 contexts.removeLast()
             }
-            try render(nodes)
+            try render(nodes, top: nil)
         default:
-            try render(nodes)
+            try render(nodes, top: top)
         }
     }
 
-    private mutating func render(_ partial: PartialNode) throws(TemplateError) {
+    private mutating func render(_ partial: PartialNode, top: [String: JSONValue]?) throws(TemplateError) {
         var name = partial.name
         if let dynamicName = partial.dynamicName {
-            guard let resolved = resolve(dynamicName)?.string else { return }
+            guard let resolved = resolve(dynamicName, top: top)?.string else { return }
             name = resolved
         }
         guard let template = library?.template(named: name) else {
             if missingPartials == .renderEmpty { return }
             throw .unknownPartial(name, at: partial.location, dynamicFrom: partial.dynamicName?.text)
         }
-        try include(template, indentation: partial.indentation, location: partial.location)
+        try include(template, indentation: partial.indentation, location: partial.location, top: top)
     }
 
-    private mutating func render(_ parent: ParentNode) throws(TemplateError) {
+    private mutating func render(_ parent: ParentNode, top: [String: JSONValue]?) throws(TemplateError) {
         guard let template = library?.template(named: parent.name) else {
             if missingPartials == .renderEmpty { return }
             throw .unknownParent(parent.name, at: parent.location)
         }
         overrides.append(parent.overrides)
         defer { overrides.removeLast() }
-        try include(template, indentation: parent.indentation, location: parent.location)
+        try include(template, indentation: parent.indentation, location: parent.location, top: top)
     }
 
-    private mutating func include(_ template: Template, indentation extra: String?, location: SourceLocation) throws(TemplateError) {
+    private mutating func include(
+        _ template: Template, indentation extra: String?, location: SourceLocation, top: [String: JSONValue]?
+    ) throws(TemplateError) {
         guard depth < Self.depthLimit else { throw .tooDeep(template.name, limit: Self.depthLimit, at: location) }
         depth += 1
         defer { depth -= 1 }
@@ -278,10 +258,10 @@ struct Renderer {
             atLineStart = true
         }
         defer { indentation = saved }
-        try render(template.compiled.nodes)
+        try render(template.compiled.nodes, top: top)
     }
 
-    private mutating func render(_ block: BlockNode) throws(TemplateError) {
+    private mutating func render(_ block: BlockNode, top: [String: JSONValue]?) throws(TemplateError) {
         var content = block.children
         for frame in overrides {
             if let replacement = frame[block.name] {
@@ -290,13 +270,13 @@ struct Renderer {
             }
         }
         guard let extra = block.indentation else {
-            try render(content)
+            try render(content, top: top)
             return
         }
         let saved = indentation
         indentation += extra
         atLineStart = true
         defer { indentation = saved }
-        try render(content)
+        try render(content, top: top)
     }
 }
