@@ -56,14 +56,24 @@ final class TextNode: Sendable {
     }
 }
 
-/// `{{name}}`, `{{{name}}}` or `{{& name}}`.
+/// `{{name}}`, `{{{name}}}` or `{{& name}}`, and the static text right after it, if any. The text is kept
+/// in this node, field by field as in ``TextNode``, so that a render visits (and retains) one node for both.
 final class VariableNode: Sendable {
     let name: Name
     let rule: OutputRule
+    /// The text that follows the tag; empty when another tag or the end follows.
+    let after: String
+    let afterHasNewline: Bool
+    let afterEndsWithNewline: Bool
+    let afterLines: [String]
 
-    init(name: Name, rule: OutputRule) {
+    init(name: Name, rule: OutputRule, after: TextNode? = nil) {
         self.name = name
         self.rule = rule
+        self.after = after?.text ?? ""
+        self.afterHasNewline = after?.hasNewline ?? false
+        self.afterEndsWithNewline = after?.endsWithNewline ?? false
+        self.afterLines = after?.lines ?? []
     }
 }
 

@@ -69,7 +69,7 @@ struct Renderer {
             if indentation.isEmpty || !atLineStart && !text.hasNewline {
                 output.append(text.text)
             } else {
-                writeIndented(text)
+                writeIndented(text.lines)
             }
             atLineStart = text.endsWithNewline
         case .variable(let variable):
@@ -81,6 +81,14 @@ struct Renderer {
                 writeValue(named: variable.name.head, variable.rule, top: top)
             } else if let value = resolve(variable.name, top: top) {
                 write(value, variable.rule)
+            }
+            if !variable.after.isEmpty {
+                if indentation.isEmpty || !atLineStart && !variable.afterHasNewline {
+                    output.append(variable.after)
+                } else {
+                    writeIndented(variable.afterLines)
+                }
+                atLineStart = variable.afterEndsWithNewline
             }
         case .section(let section):
             try render(section, top: top)
@@ -166,8 +174,8 @@ struct Renderer {
     }
 
     /// Writes static text with the current indentation at the start of each line.
-    private mutating func writeIndented(_ text: TextNode) {
-        for line in text.lines {
+    private mutating func writeIndented(_ lines: [String]) {
+        for line in lines {
             if atLineStart { output.append(indentation) }
             output.append(line)
             atLineStart = line.utf8.last == 0x0A
