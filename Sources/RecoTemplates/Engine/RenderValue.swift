@@ -31,6 +31,16 @@ enum RenderValue {
     }
 
 
+    /// The value at the rest of a dotted name (its parts after the first) inside this one.
+    func descending(_ parts: [String]) -> RenderValue? {
+        var current = self
+        for part in parts.dropFirst() {
+            guard let next = current.member(part) else { return nil }
+            current = next
+        }
+        return current
+    }
+
     /// The value at `key` inside this one (for the second and later parts of a dotted name).
     func member(_ key: String) -> RenderValue? {
         switch self {

@@ -5,8 +5,9 @@ struct Renderer {
     var output: String
     /// The context stack, every value (the implicit iterator `.` reads the top).
     private var stack: [RenderValue]
-    /// The objects of the context stack, where names are looked up: kept apart so that a lookup asks each
-    /// scope in place, without copying stack entries.
+    /// The objects of the context stack below the innermost JSON object (which is passed down the render
+    /// as `top`), where names are looked up next: kept apart so that a lookup asks each scope in place,
+    /// without copying stack entries.
     private var scopes: [Scope]
     /// The JSON objects of the stack, which ``Scope/object(_:)`` points into.
     private var objects: [[String: JSONValue]]
@@ -17,6 +18,8 @@ struct Renderer {
     private var indentation = ""
     private var atLineStart = false
     private var depth = 0
+    /// The root value when it is a JSON object: the first `top`.
+    private let rootObject: [String: JSONValue]?
     private let library: TemplateLibrary?
     private let missingPartials: MissingPartials
 
@@ -32,29 +35,29 @@ struct Renderer {
         objects = []
         objects.reserveCapacity(16)
         contexts = []
-        if case .context(let context) = root {
-            // A JSON object is recognised once, here; below it, JSON data stays JSON.
-            if let json = context as? JSONValue, case .object(let members) = json {
-                scopes.append(.object(0))
-                objects.append(members)
-            } else {
-                scopes.append(.context(0))
-                contexts.append(context)
-            }
+        rootObject = Self.jsonObject(root)
+        if rootObject == nil, case .context(let context) = root {
+            scopes.append(.context(0))
+            contexts.append(context)
         }
         self.library = library
         self.missingPartials = library?.missingPartials ?? .error
     }
 
-    /// Renders a template's nodes with the root value at the bottom of the stack.
-    mutating func render(_ nodes: [Node]) throws(TemplateError) {
-        let top: [String: JSONValue]? = if case .object? = scopes.last { objects[0] } else { nil }
-        try render(nodes, top: top)
+    /// A JSON object at the root is recognised once, here; below it, JSON data stays JSON.
+    private static func jsonObject(_ root: TemplateValue) -> [String: JSONValue]? {
+        guard case .context(let context) = root, let json = context as? JSONValue, case .object(let members) = json else { return nil }
+        return members
     }
 
-    /// Renders nodes. `top` is the innermost scope when it is a JSON object (the last of ``scopes``), passed
-    /// down as an argument so that looking a name up in it retains nothing; nil when the innermost scope is
-    /// another kind of object, or there is none.
+    /// Renders a template's nodes with the root value at the bottom of the stack.
+    mutating func render(_ nodes: [Node]) throws(TemplateError) {
+        try render(nodes, top: rootObject)
+    }
+
+    /// Renders nodes. `top` is the innermost scope when it is a JSON object, passed down as an argument so
+    /// that looking a name up in it retains nothing (``scopes`` holds the ones below it); nil when the
+    /// innermost scope is another kind of object, or there is none.
     private mutating func render(_ nodes: [Node], top: [String: JSONValue]?) throws(TemplateError) {
         // Through a buffer pointer, so that visiting a node does not retain and release it.
         try nodes.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
@@ -110,13 +113,12 @@ struct Renderer {
         var index = scopes.count - 1
         if let top {
             if let member = top[name.head] {
-                return name.isSimple ? .json(member) : Self.descend(.json(member), name.parts)
+                return name.isSimple ? .json(member) : RenderValue.json(member).descending(name.parts)
             }
-            index -= 1
         }
         while index >= 0 {
             if let value = lookUp(name.head, in: index) {
-                return name.isSimple ? value : Self.descend(value, name.parts)
+                return name.isSimple ? value : value.descending(name.parts)
             }
             index -= 1
         }
@@ -134,16 +136,6 @@ struct Renderer {
         }
     }
 
-    /// The value at the rest of a dotted name, inside what its first part found.
-    private static func descend(_ value: RenderValue, _ parts: [String]) -> RenderValue? {
-        var current = value
-        for part in parts.dropFirst() {
-            guard let next = current.member(part) else { return nil }
-            current = next
-        }
-        return current
-    }
-
     /// Writes the value of a name without dots: looked up scope by scope, and written from where it is
     /// found without wrapping it first.
     @inline(__always)
@@ -154,7 +146,6 @@ struct Renderer {
                 write(member, rule)
                 return
             }
-            index -= 1
         }
         while index >= 0 {
             switch scopes[index] {
@@ -193,30 +184,51 @@ struct Renderer {
         guard let value, value.isTruthy else { return }
         switch value {
         case .template(.list(let elements)):
+            let lowered = lower(top)
+            defer { if lowered { raise() } }
             try elements.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
-                for index in buffer.indices { try render(section.children, in: .template(buffer[index]), top: top) }
+                for index in buffer.indices { try render(section.children, innermost: .template(buffer[index])) }
             }
         case .json(.array(let elements)):
+            let lowered = lower(top)
+            defer { if lowered { raise() } }
             try elements.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
-                for index in buffer.indices { try render(section.children, in: .json(buffer[index]), top: top) }
+                for index in buffer.indices { try render(section.children, innermost: .json(buffer[index])) }
             }
+        case .template(.context), .json(.object):
+            let lowered = lower(top)
+            defer { if lowered { raise() } }
+            try render(section.children, innermost: value)
         default:
-            try render(section.children, in: value, top: top)
+            // Not an object: names are still looked up where they were.
+            stack.append(value)
+            defer { stack.removeLast() }
+            try render(section.children, top: top)
         }
     }
 
-    /// Renders nodes with a value pushed on the context stack.
-    private mutating func render(_ nodes: [Node], in value: RenderValue, top: [String: JSONValue]?) throws(TemplateError) {
+    /// Moves the innermost JSON object, if any, into ``scopes``, under a scope about to be pushed over it.
+    /// Returns whether there was one (then ``raise()`` must follow).
+    private mutating func lower(_ top: [String: JSONValue]?) -> Bool {
+        guard let top else { return false }
+        scopes.append(.object(objects.count))
+        objects.append(top)
+        return true
+    }
+
+    /// Undoes ``lower(_:)``.
+    private mutating func raise() {
+        scopes.removeLast()
+        objects.removeLast()
+    }
+
+    /// Renders nodes with a value pushed on the context stack, as the innermost scope when it is an object
+    /// (the previous innermost JSON object must already be lowered into ``scopes``).
+    private mutating func render(_ nodes: [Node], innermost value: RenderValue) throws(TemplateError) {
         stack.append(value)
         defer { stack.removeLast() }
         switch value {
         case .json(.object(let members)):
-            scopes.append(.object(objects.count))
-            objects.append(members)
-            defer {
-                scopes.removeLast()
-                objects.removeLast()
-            }
             try render(nodes, top: members)
         case .template(.context(let context)):
             scopes.append(.context(contexts.count))
@@ -227,7 +239,7 @@ struct Renderer {
             }
             try render(nodes, top: nil)
         default:
-            try render(nodes, top: top)
+            try render(nodes, top: nil)
         }
     }
 
