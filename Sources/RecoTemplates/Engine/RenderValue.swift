@@ -4,7 +4,7 @@ import RecoKit
 ///
 /// JSON data (how vendor products arrive) is rendered as it is, never converted to ``TemplateValue`` on
 /// the way: a member found in a JSON object stays a `JSONValue`, an array is repeated over in place, and
-/// an object becomes a ``Scope`` whose members are looked up directly. Both kinds behave exactly as
+/// an object becomes a scope whose members are looked up directly. Both kinds behave exactly as
 /// `TemplateValue(json)` would.
 enum RenderValue {
     case template(TemplateValue)
