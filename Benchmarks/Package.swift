@@ -18,6 +18,13 @@ let package = Package(
             dependencies: ["BenchmarkSupport", .product(name: "RecoVendors", package: "RecoKit")]
         ),
         .executableTarget(
+            name: "TrackingBenchmark",
+            dependencies: [
+                .product(name: "RecoTracking", package: "RecoKit"),
+                .product(name: "RecoVendors", package: "RecoKit"),
+            ]
+        ),
+        .executableTarget(
             name: "RenderingBenchmark",
             dependencies: [
                 "BenchmarkSupport",

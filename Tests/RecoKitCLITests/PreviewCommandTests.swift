@@ -23,6 +23,11 @@ struct PreviewCommandTests {
         for page in ["segmentify-v3.html", "truncated.html", "segmentify-error.html", "reteno-recoms-full.html"] {
             #expect(index.contains("href=\"\(page)\""))
         }
+        let order = ["truncated", "segmentify-v3", "reteno-recoms-full", "segmentify-error", "bloomreach-segments"].map { page in
+            index.range(of: "href=\"\(page).html\"")?.lowerBound
+        }
+        #expect(order.compactMap { $0 }.count == 5 && order.compactMap { $0 } == order.compactMap { $0 }.sorted(),
+                "the index lists the failure first, then widgets, then error replies, then other replies")
         let failed = try String(contentsOf: output.appendingPathComponent("truncated.html"), encoding: .utf8)
         #expect(failed.contains("could not be previewed") && failed.contains("invalid JSON"))
         let error = try String(contentsOf: output.appendingPathComponent("segmentify-error.html"), encoding: .utf8)

@@ -31,17 +31,17 @@ struct InteractionTests {
                                   transport: ScriptedTransport([]))
         var noUser = Interaction.widgetView(of: widget, context: Fixtures.context)
         noUser.context.userId = nil
-        await #expect { try await tracker.track(noUser) } throws: { ($0 as? TrackingError)?.interactionError?.isMissing("userId") == true }
+        #expect { try tracker.track(noUser) } throws: { ($0 as? TrackingError)?.interactionError?.isMissing("userId") == true }
         var noSession = Interaction.impression(of: widget, context: Fixtures.context)
         noSession.context.sessionId = ""
-        await #expect { try await tracker.track(noSession) } throws: { ($0 as? TrackingError)?.interactionError?.isMissing("sessionId") == true }
+        #expect { try tracker.track(noSession) } throws: { ($0 as? TrackingError)?.interactionError?.isMissing("sessionId") == true }
         let emptyProduct = Fixtures.click("")
-        await #expect { try await tracker.track(emptyProduct) } throws: { ($0 as? TrackingError)?.interactionError?.isEmptyProductId == true }
+        #expect { try tracker.track(emptyProduct) } throws: { ($0 as? TrackingError)?.interactionError?.isEmptyProductId == true }
         let foreign = Fixtures.click("999-XX00")
-        await #expect { try await tracker.track(foreign, shownIn: widget) } throws: { ($0 as? TrackingError)?.interactionError?.isNotInWidget == true }
+        #expect { try tracker.track(foreign, shownIn: widget) } throws: { ($0 as? TrackingError)?.interactionError?.isNotInWidget == true }
         let otherWidget = Fixtures.click("240-LV09", instanceId: "rec_home_2")
-        await #expect { try await tracker.track(otherWidget, shownIn: widget) } throws: { ($0 as? TrackingError)?.interactionError?.isNotInWidget == true }
-        try await tracker.track(Fixtures.click("240-LV09"), shownIn: widget)
+        #expect { try tracker.track(otherWidget, shownIn: widget) } throws: { ($0 as? TrackingError)?.interactionError?.isNotInWidget == true }
+        try tracker.track(Fixtures.click("240-LV09"), shownIn: widget)
         let statistics = tracker.statistics
         #expect(statistics.accepted == 1)
         #expect(statistics.refusedInvalid == 5)

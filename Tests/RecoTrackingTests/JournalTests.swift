@@ -147,7 +147,7 @@ struct JournalTests {
         var refused = 0
         for number in 1...400 {
             do {
-                try await tracker.track(Fixtures.click("P-\(number)"))
+                try tracker.track(Fixtures.click("P-\(number)"))
                 accepted += 1
             } catch let error as TrackingError {
                 #expect(error.isQueueFull)
@@ -168,7 +168,7 @@ struct JournalTests {
         configuration.flushInterval = .milliseconds(1)
         let refusing = ScriptedTransport([.reply(TrackingReply(status: 422, body: Data("unknown product".utf8)))])
         let tracker = try Tracker(destination: CountingDestination(), configuration: configuration, transport: refusing)
-        let id = try await tracker.track(Fixtures.click("240-LV09"))
+        let id = try tracker.track(Fixtures.click("240-LV09"))
         await tracker.waitUntilDelivered()
         let summary = await tracker.shutdown(deadline: .seconds(1))
         #expect(summary.deadLettered == 1)

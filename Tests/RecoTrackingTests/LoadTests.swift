@@ -31,19 +31,19 @@ extension IntegrationSuite {
             let tasks = 16
             let perTask = 12_500
             // Warm up allocator and runtime before the baseline.
-            for number in 0..<2000 { try await tracker.track(Fixtures.click("WARM-\(number)")) }
+            for number in 0..<2000 { try tracker.track(Fixtures.click("WARM-\(number)")) }
             let baseline = Self.residentBytes()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for task in 0..<tasks {
                     group.addTask {
                         for number in 0..<perTask {
-                            try await tracker.track(Fixtures.click("T\(task)-\(number)"))
+                            try tracker.track(Fixtures.click("T\(task)-\(number)"))
                         }
                     }
                 }
                 try await group.waitForAll()
             }
-            try await tracker.commit()
+            try tracker.commit()
             let backlog = tracker.statistics
             let afterBacklog = Self.residentBytes()
             #expect(backlog.accepted == 202_000)

@@ -55,7 +55,7 @@ struct RetryTableTests {
         configuration.flushInterval = .milliseconds(1)
         configuration.idlePollInterval = .milliseconds(1)
         let tracker = try Tracker(destination: CountingDestination(), configuration: configuration, transport: transport, clock: clock)
-        for number in 1...events { try await tracker.track(Fixtures.click("P-\(number)")) }
+        for number in 1...events { try tracker.track(Fixtures.click("P-\(number)")) }
         await tracker.waitUntilDelivered()
         return (clock, transport, tracker)
     }
@@ -109,8 +109,8 @@ struct RetryTableTests {
         configuration.flushInterval = .milliseconds(1)
         let tracker = try Tracker(destination: CountingDestination(), configuration: configuration, transport: transport, clock: TestClock())
         var ids: [EventID] = []
-        for number in 1...8 { ids.append(try await tracker.track(Fixtures.click("P-\(number)"))) }
-        try await tracker.flush()
+        for number in 1...8 { ids.append(try tracker.track(Fixtures.click("P-\(number)"))) }
+        try tracker.flush()
         await tracker.waitUntilDelivered()
         #expect(tracker.statistics.delivered == 7)
         #expect(try tracker.deadLetters().map(\.event.id) == [ids[5]])

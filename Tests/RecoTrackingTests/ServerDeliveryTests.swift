@@ -26,7 +26,7 @@ extension IntegrationSuite {
             var ids: [String: String] = [:]
             for number in 1...count {
                 let product = bad.contains(number) ? "BAD-\(number)" : "\(prefix)-\(number)"
-                ids[product] = try await tracker.track(Fixtures.click(product)).description
+                ids[product] = try tracker.track(Fixtures.click(product)).description
             }
             return ids
         }
@@ -111,7 +111,7 @@ extension IntegrationSuite {
                 // An hour's flush interval: the 100 events leave as one full batch.
                 let tracker = try tracker(server, directory: directory, flushInterval: .seconds(3600))
                 let ids = try await trackClicks(tracker, count: 100, bad: [42])
-                try await tracker.flush()
+                try tracker.flush()
                 await tracker.waitUntilDelivered()
                 let summary = await tracker.shutdown(deadline: .seconds(5))
                 #expect(summary == ShutdownSummary(delivered: 99, pending: 0, deadLettered: 1))
@@ -130,7 +130,7 @@ extension IntegrationSuite {
                 try await server.script([["storeThenReset": true]])
                 let tracker = try tracker(server, directory: directory)
                 let ids = try await trackClicks(tracker, count: 60)
-                try await tracker.flush()
+                try tracker.flush()
                 await tracker.waitUntilDelivered()
                 _ = await tracker.shutdown(deadline: .seconds(5))
                 try await expectAllArrived(ids, at: server)
@@ -149,9 +149,9 @@ extension IntegrationSuite {
                 let tracker = try Tracker(destination: RetenoDestination(base: server.base, accessKey: "ak"), configuration: configuration)
                 let widget = Fixtures.widget(vendor: .reteno, instanceId: "r1107v1482", interactionId: "r1107v1482")
                 var ids: [String] = []
-                for impression in Interaction.productImpressions(of: widget) { ids.append(try await tracker.track(impression).description) }
+                for impression in Interaction.productImpressions(of: widget) { ids.append(try tracker.track(impression).description) }
                 let click = try Interaction.click(productId: "318-KZ11", in: widget, context: InteractionContext(), forcePush: true)
-                ids.append(try await tracker.track(click).description)
+                ids.append(try tracker.track(click).description)
                 // forcePush sends at once although the flush interval is an hour.
                 await tracker.waitUntilDelivered(limit: .seconds(20))
                 _ = await tracker.shutdown(deadline: .seconds(5))

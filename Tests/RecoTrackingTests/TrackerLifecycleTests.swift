@@ -19,14 +19,14 @@ struct TrackerLifecycleTests {
         // Every reply is a 503: nothing can be delivered before the deadline.
         let failing = ScriptedTransport(Array(repeating: .reply(TrackingReply(status: 503)), count: 10_000))
         let tracker = try Tracker(destination: CountingDestination(), configuration: configuration(directory), transport: failing)
-        for number in 1...25 { try await tracker.track(Fixtures.click("P-\(number)")) }
+        for number in 1...25 { try tracker.track(Fixtures.click("P-\(number)")) }
         async let first = tracker.shutdown(deadline: .milliseconds(300))
         async let second = tracker.shutdown(deadline: .seconds(30))
         let (one, two) = await (first, second)
         #expect(one == two)
         #expect(one == ShutdownSummary(delivered: 0, pending: 25, deadLettered: 0))
         #expect(await tracker.shutdown(deadline: .zero) == one)
-        await #expect { try await tracker.track(Fixtures.click("P-26")) } throws: { ($0 as? TrackingError) == .shutDown }
+        #expect { try tracker.track(Fixtures.click("P-26")) } throws: { ($0 as? TrackingError) == .shutDown }
         // The next run finds all 25 and delivers them.
         let accepting = ScriptedTransport([])
         let next = try Tracker(destination: CountingDestination(), configuration: configuration(directory), transport: accepting)
@@ -42,16 +42,16 @@ struct TrackerLifecycleTests {
         configuration.forcePushInterval = .seconds(3600)
         let tracker = try Tracker(destination: RetenoDestination(accessKey: "k"), configuration: configuration, transport: transport)
         for event in Interaction.recomEvents(variant: "r1107v1482", impressions: ["240-LV09", "318-KZ11"], forcePush: true) {
-            try await tracker.track(event)
+            try tracker.track(event)
         }
         while tracker.statistics.delivered < 2 { try await Task.sleep(for: .milliseconds(5)) }
         // A second forcePush within the interval waits for the normal batch rules (here: an hour).
-        try await tracker.track(Interaction.recomEvents(variant: "r1107v1482", impressions: ["557-TR02"], forcePush: true)[0])
+        try tracker.track(Interaction.recomEvents(variant: "r1107v1482", impressions: ["557-TR02"], forcePush: true)[0])
         try await Task.sleep(for: .milliseconds(200))
         #expect(tracker.statistics.delivered == 2)
         #expect(tracker.statistics.pending == 1)
         #expect(transport.requests.count == 1)
-        try await tracker.flush()
+        try tracker.flush()
         await tracker.waitUntilDelivered()
         #expect(tracker.statistics.delivered == 3)
         _ = await tracker.shutdown(deadline: .zero)
@@ -63,8 +63,8 @@ struct TrackerLifecycleTests {
         configuration.maxConcurrentRequests = 1
         let tracker = try Tracker(destination: CountingDestination(), configuration: configuration, transport: transport, clock: TestClock())
         var ids: [String] = []
-        for number in 1...20 { ids.append(try await tracker.track(Fixtures.click("P-\(number)")).description) }
-        try await tracker.flush()
+        for number in 1...20 { ids.append(try tracker.track(Fixtures.click("P-\(number)")).description) }
+        try tracker.flush()
         await tracker.waitUntilDelivered()
         #expect(tracker.statistics.delivered == 20)
         #expect(tracker.statistics.deadLettered == 0)
@@ -81,8 +81,8 @@ struct TrackerLifecycleTests {
         var configuration = configuration(nil)
         configuration.maxConcurrentRequests = 1
         let tracker = try Tracker(destination: destination, configuration: configuration, transport: transport, clock: clock)
-        for number in 1...10 { try await tracker.track(Fixtures.click("P-\(number)")) }
-        try await tracker.flush()
+        for number in 1...10 { try tracker.track(Fixtures.click("P-\(number)")) }
+        try tracker.flush()
         while transport.requests.count < 3 { try await Task.sleep(for: .milliseconds(5)) }
         let statistics = tracker.statistics
         #expect(statistics.deadLettered == 0)

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 import RecoVendors
+import RecoTemplates
+import RecoTracking
+import RecoKitTesting
 
 /// The README's first example, word for word, and a test that its output is what the README shows.
 /// If this test fails, update the README (the example or its output), not just the test.
@@ -30,9 +33,12 @@ struct ReadmeExampleTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Test func theFirstExamplePrintsWhatTheReadmeShows() throws {
+        // The example reads a path relative to the package root, where `swift test` runs; the folder is
+        // changed only when the tests run from elsewhere (it is the whole process's).
         let previous = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(Self.root.path)
-        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        let moved = URL(fileURLWithPath: previous).standardizedFileURL.path != Self.root.standardizedFileURL.path
+        if moved { _ = FileManager.default.changeCurrentDirectoryPath(Self.root.path) }
+        defer { if moved { _ = FileManager.default.changeCurrentDirectoryPath(previous) } }
         var lines: [String] = []
         try readmeExample { lines.append($0) }
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
@@ -41,5 +47,39 @@ struct ReadmeExampleTests {
         let end = try #require(readme.range(of: "\n```", range: start.upperBound..<readme.endIndex))
         #expect(String(readme[start.upperBound..<end.lowerBound]) == lines.joined(separator: "\n"))
         #expect(readme.contains("reply.decoded(as: Product.self, filters: [ProductFilter(name: \"brand\", values: [\"nike\", \"asics\"])])"))
+    }
+}
+
+/// The README's later examples, as written there, so that they keep compiling; the rendering and
+/// testing ones also run.
+@Suite("README, later examples")
+struct ReadmeLaterExamplesTests {
+    @Test func theRenderingExampleRendersBothFormats() throws {
+        let data = try Data(contentsOf: ReadmeExampleTests.root.appendingPathComponent("Samples/Payloads/segmentify-product-page.json"))
+        let products = try SegmentifyRecommendations.decode(data, language: "EN").decoded(as: Product.self)
+
+        let renderer = WidgetRenderer()                                  // the built-in templates
+        let html = try renderer.render(products.widgets, template: "carousel")   // or grid, list, email
+        let text = try renderer.render(products.widgets[0], template: "text")    // for terminals and text mail
+
+        #expect(html.components(separatedBy: "data-reco-instance-id=").count - 1 == products.widgets.count)
+        #expect(text.hasPrefix("You May Also Like"))
+    }
+
+    @Test func theTestingExampleDecodesTheSample() throws {
+        let reply = try expectDecodes(Product.self, fromSample: "segmentify-product-page", language: "EN")
+        #expect(reply.widgets.count == 4)
+    }
+
+    /// Compiled, not run: it needs a vendor.
+    fileprivate func trackingExample(key: String, userId: String, sessionId: String, widget: Widget<Product>) async throws {
+        let tracker = try Tracker(
+            destination: SegmentifyDestination(dataCenter: URL(string: "https://gandalf.segmentify.com")!, apiKey: key, origin: "shop.example"),
+            configuration: TrackerConfiguration(journal: URL(fileURLWithPath: "/var/lib/shop/reco-journal")))
+        let visitor = InteractionContext(userId: userId, sessionId: sessionId, lang: "TR")
+        try tracker.track(.impression(of: widget, context: visitor))
+        try tracker.track(.click(productId: "101", in: widget, context: visitor), shownIn: widget)
+        let summary = await tracker.shutdown(deadline: .seconds(5))   // delivered, pending, dead-lettered
+        _ = summary
     }
 }

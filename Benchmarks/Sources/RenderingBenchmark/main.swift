@@ -25,6 +25,15 @@ let json: JSONValue = [
 let recoTemplate = try Template(Block.mustache, name: "block")
 let recoValue = TemplateValue(json)
 
+// Not part of the targets: the built-in carousel through WidgetRenderer (stylesheet, computed fields such as
+// displayName and link, tracking attributes), with the same 24 products as a decoded widget.
+let carouselWidget = Widget<RawProduct>(
+    vendor: .segmentify, instanceId: Block.widget.instanceId, interactionId: Block.widget.interactionId, title: Block.widget.title,
+    rawProducts: try (json["products"]?.arrayValue ?? []).enumerated().map { offset, product in
+        (try RawProduct(product), JSONPath.root.appending(key: "products").appending(index: offset))
+    })
+let widgetRenderer = WidgetRenderer()
+
 // swift-mustache: dictionaries, as its documentation shows.
 let mustacheTemplate = try MustacheTemplate(string: Block.mustache)
 let mustacheData: [String: Any] = [
@@ -51,11 +60,14 @@ precondition(reco == expected, "RecoKit's output differs from the hand-written b
 precondition(!reco.contains("javascript:"), "a javascript: URL reached the page")
 let mustacheOutput = mustacheTemplate.render(mustacheData)
 let stencilOutput = try stencilTemplate.render(stencilContext)
+let carouselOutput = try widgetRenderer.render(carouselWidget, template: "carousel")
+precondition(!carouselOutput.contains("javascript:"), "a javascript: URL reached the built-in carousel")
 
 let handWritten = Timing.run { _ = HandWritten.render() }
 let recokit = try Timing.run { _ = try recoTemplate.render(recoValue) }
 let swiftMustache = Timing.run { _ = mustacheTemplate.render(mustacheData) }
 let stencil = try Timing.run { _ = try stencilTemplate.render(stencilContext) }
+let carousel = try Timing.run { _ = try widgetRenderer.render(carouselWidget, template: "carousel") }
 
 print("Rendering one 24-product block (\(expected.utf8.count) bytes of HTML)")
 var table = Table("renderer", "renders/s", "µs/render", "RecoKit vs it", "same output")
@@ -67,7 +79,10 @@ row("hand-written String builder", handWritten, expected)
 row("RecoKit (Template, JSON data)", recokit, reco)
 row("swift-mustache 2.1.1", swiftMustache, mustacheOutput)
 row("Stencil 0.15.1", stencil, stencilOutput)
+table.add("RecoKit built-in carousel (full path)", format(carousel.operationsPerSecond, decimals: 0), format(carousel.secondsPerOperation * 1e6, decimals: 1),
+          format(recokit.operationsPerSecond / carousel.operationsPerSecond, decimals: 2) + "x", "n/a (own markup, \(carouselOutput.utf8.count) bytes)")
 table.print()
+print("The built-in carousel row renders the same 24 products through WidgetRenderer, with its own markup and stylesheet; it is not part of the targets.")
 print("swift-mustache escapes HTML but does not check URLs, so its output keeps the javascript: link; Stencil uses filters that escape as RecoKit does.")
 let vsMustache = recokit.operationsPerSecond / swiftMustache.operationsPerSecond
 let vsHand = recokit.operationsPerSecond / handWritten.operationsPerSecond

@@ -61,10 +61,10 @@ func measureTrack(_ label: String, durability: Durability, count: Int, tasks: In
                     let interaction = clicks[(number &+ task) % clicks.count]
                     if number % 10 == 0 {
                         let before = clock.now
-                        try await tracker.track(interaction)
+                        try tracker.track(interaction)
                         samples.append(before.duration(to: clock.now))
                     } else {
-                        try await tracker.track(interaction)
+                        try tracker.track(interaction)
                     }
                 }
                 return samples
@@ -135,7 +135,7 @@ func measureDelivery(count: Int) async throws {
     let tracker = try Tracker(destination: destination, configuration: configuration)
     let clock = ContinuousClock()
     let start = clock.now
-    for number in 0..<count { try await tracker.track(clicks[number % clicks.count]) }
+    for number in 0..<count { try tracker.track(clicks[number % clicks.count]) }
     while tracker.statistics.pending > 0 { try await Task.sleep(for: .milliseconds(5)) }
     let elapsed = seconds(start.duration(to: clock.now))
     let statistics = tracker.statistics

@@ -32,7 +32,7 @@ extension Interaction {
             return string
         }
         guard let typeName = try text("type") else { throw .malformed("missing \"type\"") }
-        guard let kind = Kind(rawValue: typeName) else {
+        guard let kind = Kind(rawValue: typeName), kind != .vendorEvent else {
             throw .malformed("unknown type \"\(typeName)\" (expected impression, widget-view, click or search-click)")
         }
         var phase: SearchPhase?

@@ -8,7 +8,7 @@ extension Interaction {
     /// ```swift
     /// let events = Interaction.recomEvents(variant: "r1107v1482", impressions: ["240-LV09", "318-KZ11"],
     ///                                      clicks: ["240-LV09"], forcePush: true)
-    /// for event in events { try await tracker.track(event) }
+    /// for event in events { try tracker.track(event) }
     /// ```
     public static func recomEvents(variant recomVariantId: String, impressions: [String], clicks: [String] = [],
                                    occurred: Date = Date(), forcePush: Bool = false) -> [Interaction] {

@@ -47,6 +47,7 @@ extension Interaction {
     /// widget holds. Search clicks are not tied to a widget and always pass.
     public mutating func check<P>(against widget: Widget<P>) throws(InteractionError) {
         if kind == .searchClick { return }
+        if kind == .vendorEvent { throw .notInWidget("a vendor event is not tied to a widget") }
         guard instanceId == widget.instanceId else {
             throw .notInWidget("the \(kind.rawValue) names instanceId \"\(instanceId)\" but the widget is \"\(widget.instanceId)\"")
         }
@@ -61,14 +62,23 @@ extension Interaction {
         if position == nil { position = item.position }
     }
 
-    /// Checks what every vendor needs: an instance id (except search clicks) and, for product
+    /// Checks what every vendor needs: a vendor event carries a named ``VendorEvent`` (and no other kind
+    /// does); otherwise an instance id (except search clicks) and, for product
     /// interactions, a non-empty product id.
     public func checkShape() throws(InteractionError) {
+        if kind == .vendorEvent {
+            guard let vendorEvent else { throw .missingField("vendorEvent", for: kind) }
+            guard !vendorEvent.name.isEmpty else { throw .missingField("vendorEvent.name", for: kind) }
+            return
+        }
+        if vendorEvent != nil { throw .malformed("a \(kind.rawValue) cannot carry a vendor event") }
         switch kind {
         case .click, .searchClick:
             guard let productId, !productId.isEmpty else { throw .emptyProductId(for: kind) }
         case .impression, .widgetView:
             if let productId, productId.isEmpty { throw .emptyProductId(for: kind) }
+        case .vendorEvent:
+            break
         }
         if kind != .searchClick, instanceId.isEmpty { throw .missingField("instanceId", for: kind) }
         if kind == .searchClick, searchPhase == nil, instanceId.isEmpty { throw .missingField("phase", for: kind) }

@@ -23,6 +23,8 @@ public struct Interaction: Sendable, Hashable {
         case click
         /// A product of a search result was clicked.
         case searchClick = "search-click"
+        /// A vendor's own event (a page view, a purchase…), carried whole in ``Interaction/vendorEvent``.
+        case vendorEvent = "vendor-event"
     }
 
     /// When a search click happened, relative to the search.
@@ -53,11 +55,13 @@ public struct Interaction: Sendable, Hashable {
     /// Asks the tracker to send now instead of waiting for a full batch (Reteno `forcePush`);
     /// trackers honour it at most once a second.
     public var forcePush: Bool
+    /// For a ``Kind/vendorEvent``, the event itself; nil for every other kind.
+    public var vendorEvent: VendorEvent?
 
     /// An interaction with every field given; prefer the builders (``impression(of:context:occurred:)`` and others).
     public init(kind: Kind, instanceId: String, interactionId: String = "", productId: String? = nil,
                 position: Int? = nil, searchPhase: SearchPhase? = nil, context: InteractionContext = InteractionContext(),
-                occurred: Date = Date(), forcePush: Bool = false) {
+                occurred: Date = Date(), forcePush: Bool = false, vendorEvent: VendorEvent? = nil) {
         self.kind = kind
         self.instanceId = instanceId
         self.interactionId = interactionId
@@ -67,5 +71,14 @@ public struct Interaction: Sendable, Hashable {
         self.context = context
         self.occurred = occurred
         self.forcePush = forcePush
+        self.vendorEvent = vendorEvent
+    }
+
+    /// A vendor's own event from `context` (the common fields), delivered by the same tracker and in
+    /// the same batches as interactions.
+    public static func vendorEvent(_ event: VendorEvent, context: InteractionContext, occurred: Date = Date(),
+                                   forcePush: Bool = false) -> Interaction {
+        Interaction(kind: .vendorEvent, instanceId: "", context: context, occurred: occurred, forcePush: forcePush,
+                    vendorEvent: event)
     }
 }

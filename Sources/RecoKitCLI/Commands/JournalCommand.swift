@@ -32,7 +32,8 @@ enum JournalCommand: Command {
         Console.out("dead-lettered \(contents.deadLetters.count)")
         for letter in contents.deadLetters {
             let interaction = letter.event.interaction
-            let what = [interaction.kind.rawValue, interaction.instanceId, interaction.productId ?? interaction.interactionId]
+            let kind = interaction.vendorEvent.map { "\($0.vendor) \($0.name)" } ?? interaction.kind.rawValue
+            let what = [kind, interaction.instanceId, interaction.productId ?? interaction.interactionId]
                 .filter { !$0.isEmpty }.joined(separator: " ")
             Console.out("  \(letter.event.id) \(what): \(letter.reason)")
         }

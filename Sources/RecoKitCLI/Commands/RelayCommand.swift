@@ -47,6 +47,10 @@ enum RelayCommand: Command {
           --durability MODE    strict (fsync per event) or batched (group commit, default)
           --deadline SECONDS   how long to keep delivering after the input ends (default 30)
           --drain              deliver what the journal holds without reading stdin, then exit
+
+        Exit status: 0 when every line was accepted (events still pending at the deadline stay in the
+        journal for the next run or --drain); 1 when some lines were malformed or invalid (every other
+        line was journaled and delivered as far as the deadline allowed); 2 for a wrong command line.
         """
 
     static func run(_ words: [String]) async throws -> Int32 {
@@ -90,7 +94,7 @@ enum RelayCommand: Command {
         var line = "relay: \(summary), malformed \(malformed)"
         if let lastError = tracker.statistics.lastError, summary.pending > 0 { line += "; last error: \(lastError)" }
         Console.error(line)
-        return 0
+        return malformed > 0 ? 1 : 0
     }
 
     /// Reads stdin to its end; returns how many lines were skipped.
@@ -114,7 +118,7 @@ enum RelayCommand: Command {
             }
             while true {
                 do {
-                    try await tracker.track(interaction)
+                    try tracker.track(interaction)
                     accepted += 1
                     break
                 } catch where error.isQueueFull {
@@ -131,13 +135,13 @@ enum RelayCommand: Command {
             waitingForRoom = false
             // Every 1,000 events, and every quarter second while events trickle in.
             if accepted > reported, accepted % 1000 == 0 || lastReport.duration(to: .now) > .milliseconds(250) {
-                try await tracker.commit()
+                try tracker.commit()
                 Console.error("accepted \(accepted)")
                 reported = accepted
                 lastReport = .now
             }
         }
-        try await tracker.commit()
+        try tracker.commit()
         Console.error("accepted \(accepted)")
         return malformed
     }

@@ -56,7 +56,7 @@ struct PreviewGallery {
             "widgetCount": .number(JSONNumber(widgets.count)),
             "productCount": .number(JSONNumber(widgets.reduce(0) { $0 + $1.items.count })),
             "templateList": .string((Self.htmlTemplates.map(\.name) + ["text"]).joined(separator: ", ")),
-            "payloads": .array(payloads.map { payload in
+            "payloads": .array(Self.indexOrder(payloads).map { payload in
                 let report = payload.report
                 return [
                     "name": .string(payload.name),
@@ -70,6 +70,20 @@ struct PreviewGallery {
                 ]
             }),
         ]
+    }
+
+    /// The order of the index: payloads that failed first (they need attention), then those with
+    /// widgets, then vendor error replies, then replies that carry no recommendations; by file order within each.
+    static func indexOrder(_ payloads: [PreviewPayload]) -> [PreviewPayload] {
+        func rank(_ payload: PreviewPayload) -> Int {
+            switch payload.outcome {
+            case .failed: 0
+            case .recommendations: 1
+            case .vendorError: 2
+            case .other: 3
+            }
+        }
+        return payloads.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
     }
 
     /// The page's values; a widget that fails to render turns the payload into a failure.

@@ -36,22 +36,44 @@ final class TextNode: Sendable {
     let hasNewline: Bool
     /// Whether the text ends with a newline (the next line starts after it).
     let endsWithNewline: Bool
+    /// The text cut after every newline, for indented partials, which write each line after the indentation.
+    let lines: [String]
 
     init(text: String, hasNewline: Bool, endsWithNewline: Bool) {
         self.text = text
         self.hasNewline = hasNewline
         self.endsWithNewline = endsWithNewline
+        var lines: [String] = []
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        while let newline = utf8[start...].firstIndex(of: 0x0A) {
+            let end = utf8.index(after: newline)
+            lines.append(String(text[start..<end]))
+            start = end
+        }
+        if start != utf8.endIndex { lines.append(String(text[start...])) }
+        self.lines = lines
     }
 }
 
-/// `{{name}}`, `{{{name}}}` or `{{& name}}`.
+/// `{{name}}`, `{{{name}}}` or `{{& name}}`, and the static text right after it, if any. The text is kept
+/// in this node, field by field as in ``TextNode``, so that a render visits (and retains) one node for both.
 final class VariableNode: Sendable {
     let name: Name
     let rule: OutputRule
+    /// The text that follows the tag; empty when another tag or the end follows.
+    let after: String
+    let afterHasNewline: Bool
+    let afterEndsWithNewline: Bool
+    let afterLines: [String]
 
-    init(name: Name, rule: OutputRule) {
+    init(name: Name, rule: OutputRule, after: TextNode? = nil) {
         self.name = name
         self.rule = rule
+        self.after = after?.text ?? ""
+        self.afterHasNewline = after?.hasNewline ?? false
+        self.afterEndsWithNewline = after?.endsWithNewline ?? false
+        self.afterLines = after?.lines ?? []
     }
 }
 

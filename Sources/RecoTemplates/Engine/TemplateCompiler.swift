@@ -24,8 +24,14 @@ struct TemplateCompiler {
         var text: [UInt8] = []
         func flush() {
             guard !text.isEmpty else { return }
-            let string = String(decoding: text, as: UTF8.self)
-            nodes.append(.text(TextNode(text: string, hasNewline: text.contains(0x0A), endsWithNewline: text.last == 0x0A)))
+            let node = TextNode(
+                text: String(decoding: text, as: UTF8.self), hasNewline: text.contains(0x0A), endsWithNewline: text.last == 0x0A)
+            if case .variable(let variable)? = nodes.last, variable.after.isEmpty {
+                // Text right after a value travels with it: one node to visit instead of two.
+                nodes[nodes.count - 1] = .variable(VariableNode(name: variable.name, rule: variable.rule, after: node))
+            } else {
+                nodes.append(.text(node))
+            }
             text.removeAll(keepingCapacity: true)
         }
         var index = range.lowerBound

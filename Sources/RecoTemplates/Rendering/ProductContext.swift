@@ -2,9 +2,10 @@ import Foundation
 
 /// What a template sees for one product: every raw field the vendor sent, plus computed values.
 ///
-/// Values are worked out when a template asks for them, from the ``WidgetItem``'s raw product; no
-/// dictionary is built per product. Only the prices are worked out once, when the context is made,
-/// because a template asks for several of them. A computed name wins over a raw field of the same name.
+/// Values are read from the ``WidgetItem``'s raw product when a template asks for them; no dictionary
+/// is built per product. The prices, the display name and the safe links are worked out once, when the
+/// context is made, because templates ask for them, some more than once. A computed name wins over a
+/// raw field of the same name.
 ///
 /// | key | value |
 /// |---|---|
@@ -33,6 +34,9 @@ public struct ProductContext: TemplateContext {
     public let price: ProductPrice
     /// What `link` writes instead of the product's own link (a click redirect), when set; see ``ClickLink``.
     public let clickURL: String?
+    private let displayName: String
+    private let ownLink: TemplateValue
+    private let imageSource: TemplateValue
 
     /// The context of one product of a block of `count` products.
     /// - Parameter clickURL: what `link` writes instead of the product's own link (nil: the product's link).
@@ -42,7 +46,10 @@ public struct ProductContext: TemplateContext {
         self.count = count
         self.defaultCurrency = defaultCurrency
         self.price = ProductPrice(raw, defaultCurrency: defaultCurrency)
+        self.displayName = Self.firstText(of: ["name", "title"], in: raw) ?? raw.productId
         self.clickURL = clickURL
+        self.ownLink = Self.safeLink(from: Self.linkFields, in: raw)
+        self.imageSource = Self.safeLink(from: Self.imageFields, in: raw)
     }
 
     /// The context of an item of a widget.
@@ -61,43 +68,37 @@ public struct ProductContext: TemplateContext {
 
     /// The value a template sees under `key` for the product; nil lets the lookup continue down the stack.
     public func value(forKey key: String) -> TemplateValue? {
-        switch key {
-        case "productId": return .string(raw.productId)
-        case "position": return .number(JSONNumber(position))
-        case "first": return .bool(position == 1)
-        case "last": return .bool(position == count)
-        case "displayName": return .string(firstText(of: ["name", "title"]) ?? raw.productId)
-        case "link": return clickURL.map(TemplateValue.string) ?? safeLink(from: Self.linkFields)
-        case "productLink": return safeLink(from: Self.linkFields)
-        case "imageSource": return safeLink(from: Self.imageFields)
-        case "displayPrice": return price.text.map(TemplateValue.string) ?? .null
-        case "hasDiscount": return .bool(price.oldText != nil)
-        case "displayOldPrice": return price.oldText.map(TemplateValue.string) ?? .null
-        case "discountPercent": return price.discountPercent.map { .number(JSONNumber($0)) } ?? .null
-        default: return raw.fields[key].map(TemplateValue.init)
+        guard let computed = ComputedKey(key) else { return raw.fields[key].map(TemplateValue.init) }
+        switch computed {
+        case .productId: return .string(raw.productId)
+        case .position: return .number(JSONNumber(position))
+        case .first: return .bool(position == 1)
+        case .last: return .bool(position == count)
+        case .displayName: return .string(displayName)
+        case .link: return clickURL.map(TemplateValue.string) ?? ownLink
+        case .productLink: return ownLink
+        case .imageSource: return imageSource
+        case .displayPrice: return price.text.map(TemplateValue.string) ?? .null
+        case .hasDiscount: return .bool(price.oldText != nil)
+        case .displayOldPrice: return price.oldText.map(TemplateValue.string) ?? .null
+        case .discountPercent: return price.discountPercent.map { .number(JSONNumber($0)) } ?? .null
         }
     }
 
-    private func safeLink(from fields: [String]) -> TemplateValue {
-        Self.safeLink(in: raw, from: fields).map(TemplateValue.string) ?? .null
-    }
-
     /// The product's own link as `productLink` gives it: the first non-blank link field that ``SafeLink`` allows.
-    static func productLink(in raw: RawProduct) -> String? { safeLink(in: raw, from: linkFields) }
-
-    private static func safeLink(in raw: RawProduct, from fields: [String]) -> String? {
-        guard let link = firstText(in: raw, of: fields), SafeLink.isAllowed(link) else { return nil }
-        return absolute(link)
+    static func productLink(in raw: RawProduct) -> String? {
+        guard case .string(let link) = safeLink(from: linkFields, in: raw) else { return nil }
+        return link
     }
 
-    private func firstText(of fields: [String]) -> String? { Self.firstText(in: raw, of: fields) }
+    private static func safeLink(from fields: [String], in raw: RawProduct) -> TemplateValue {
+        guard let link = firstText(of: fields, in: raw), SafeLink.isAllowed(link) else { return .null }
+        return .string(absolute(link))
+    }
 
-    private static func firstText(in raw: RawProduct, of fields: [String]) -> String? {
+    private static func firstText(of fields: [String], in raw: RawProduct) -> String? {
         for field in fields {
-            guard let text = raw.fields[field]?.stringValue, let first = text.first, let last = text.last else { continue }
-            if !first.isWhitespace && !last.isWhitespace { return text }
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            if !trimmed.isEmpty { return trimmed }
+            if case .string(let text)? = raw.fields[field], let trimmed = DisplayText.trimmed(text) { return trimmed }
         }
         return nil
     }
@@ -106,5 +107,30 @@ public struct ProductContext: TemplateContext {
     /// https, so it also works in e-mail and plain text.
     static func absolute(_ link: String) -> String {
         link.hasPrefix("//") ? "https:" + link : link
+    }
+}
+
+/// The names ``ProductContext`` computes, told apart by length first, so that a raw field's name is
+/// compared with at most three of them.
+private enum ComputedKey {
+    case productId, position, first, last, displayName, link, imageSource, displayPrice, hasDiscount, displayOldPrice
+    case discountPercent, productLink
+
+    init?(_ key: String) {
+        switch key.utf8.count {
+        case 4 where key == "last": self = .last
+        case 4 where key == "link": self = .link
+        case 5 where key == "first": self = .first
+        case 8 where key == "position": self = .position
+        case 9 where key == "productId": self = .productId
+        case 11 where key == "displayName": self = .displayName
+        case 11 where key == "imageSource": self = .imageSource
+        case 11 where key == "hasDiscount": self = .hasDiscount
+        case 11 where key == "productLink": self = .productLink
+        case 12 where key == "displayPrice": self = .displayPrice
+        case 15 where key == "displayOldPrice": self = .displayOldPrice
+        case 15 where key == "discountPercent": self = .discountPercent
+        default: return nil
+        }
     }
 }

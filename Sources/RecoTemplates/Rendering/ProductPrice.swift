@@ -62,10 +62,8 @@ public struct ProductPrice: Sendable, Hashable {
     }
 
     private static func nonEmptyString(_ value: JSONValue?) -> String? {
-        guard let text = value?.stringValue, let first = text.first, let last = text.last else { return nil }
-        if !first.isWhitespace && !last.isWhitespace { return text }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.isEmpty ? nil : trimmed
+        guard case .string(let text)? = value else { return nil }
+        return DisplayText.trimmed(text)
     }
 
     /// A number or numeric string as an exact `Decimal` (as ``JSONValue/decimalValue`` reads it).

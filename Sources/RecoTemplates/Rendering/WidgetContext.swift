@@ -47,7 +47,7 @@ public struct WidgetContext<Product: RecommendableProduct>: TemplateContext {
     public func value(forKey key: String) -> TemplateValue? {
         switch key {
         case "title": .string(widget.title)
-        case "hasTitle": .bool(!widget.title.allSatisfy(\.isWhitespace))
+        case "hasTitle": .bool(!DisplayText.isBlank(widget.title))
         case "instanceId": .string(widget.instanceId)
         case "interactionId": .string(widget.interactionId)
         case "vendor": .string(widget.vendor.rawValue)
@@ -75,13 +75,19 @@ public struct WidgetContext<Product: RecommendableProduct>: TemplateContext {
 
     /// `reco-` and the text reduced to ASCII letters, digits, `-` and `_` (anything else becomes `-`).
     public static func htmlId(for text: String) -> String {
-        var id = "reco-"
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "-", "_": id.unicodeScalars.append(scalar)
-            default: id.unicodeScalars.append("-")
+        var id = Array("reco-".utf8)
+        id.reserveCapacity(5 + text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"):
+                id.append(byte)
+            case 0x80...0xBF:
+                continue  // the rest of a character already replaced at its first byte
+            default:
+                id.append(UInt8(ascii: "-"))  // any other character, ASCII or not, once
             }
         }
-        return id
+        return String(decoding: id, as: UTF8.self)
     }
 }

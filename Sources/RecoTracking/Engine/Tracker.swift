@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// let tracker = try Tracker(destination: SegmentifyDestination(endpoint: url, apiKey: key, origin: "shop.example"),
 ///                           configuration: TrackerConfiguration(journal: journalURL))
-/// try await tracker.track(.widgetView(of: widget, context: context))
+/// try tracker.track(.widgetView(of: widget, context: context))
 /// let summary = await tracker.shutdown(deadline: .seconds(5))
 /// ```
 ///
@@ -79,10 +79,14 @@ public final class Tracker: Sendable {
     /// Validates the interaction, gives it an id, and journals it.
     ///
     /// Returns the event's id once the event is as durable as ``TrackerConfiguration/durability`` says.
+    /// It is synchronous on purpose: it never waits for the network, only for the journal, so a caller
+    /// on any actor (the main actor, a request handler's) tracks without hopping executors. In `strict`
+    /// durability it blocks the calling thread for the fsync of the event (milliseconds on a slow disk);
+    /// `batched` returns at once and makes events durable within the batched interval.
     /// - Throws: ``TrackingError/invalid(_:)`` for a bad interaction, ``TrackingError/queueFull`` when
     ///   the journal is at its limit, ``TrackingError/shutDown`` after shutdown began.
     @discardableResult
-    public func track(_ interaction: Interaction) async throws(TrackingError) -> EventID {
+    public func track(_ interaction: Interaction) throws(TrackingError) -> EventID {
         do {
             try interaction.checkShape()
             try destination.validate(interaction)
@@ -109,13 +113,13 @@ public final class Tracker: Sendable {
     /// Tracks an interaction after checking it against the widget it names: the widget's instance id
     /// and, for a click, a product the widget holds (the position is filled in from the widget).
     @discardableResult
-    public func track<P>(_ interaction: Interaction, shownIn widget: Widget<P>) async throws(TrackingError) -> EventID {
+    public func track<P>(_ interaction: Interaction, shownIn widget: Widget<P>) throws(TrackingError) -> EventID {
         var checked = interaction
         do { try checked.check(against: widget) } catch {
             counters.withLock { $0.refusedInvalid += 1 }
             throw .invalid(error)
         }
-        return try await track(checked)
+        return try track(checked)
     }
 
     private func requestForcedFlush() throws(TrackingError) {
@@ -130,10 +134,10 @@ public final class Tracker: Sendable {
     }
 
     /// Makes every accepted event durable now (in `batched` mode, closes the loss window).
-    public func commit() async throws(TrackingError) { try journal.commit() }
+    public func commit() throws(TrackingError) { try journal.commit() }
 
     /// Sends what the journal holds now, without waiting for full batches.
-    public func flush() async throws(TrackingError) {
+    public func flush() throws(TrackingError) {
         try journal.commit()
         control.withLock { $0.forceFlush = true }
     }

@@ -1,7 +1,7 @@
 /// Why the tracker refused an event or could not use its journal.
 ///
 /// ```swift
-/// do { try await tracker.track(click) }
+/// do { try tracker.track(click) }
 /// catch let error where error == .queueFull { /* back off; the refusal is counted */ }
 /// ```
 public struct TrackingError: Error, Hashable, Sendable, CustomStringConvertible {

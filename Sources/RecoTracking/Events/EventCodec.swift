@@ -2,12 +2,16 @@ import Foundation
 
 /// The journal's binary form of a ``TrackedEvent``: compact and quick to write on the `track` path.
 ///
-/// Layout (version 1): version byte; run and sequence (8 bytes each, little endian); occurred in
+/// Layout (version 2): version byte; run and sequence (8 bytes each, little endian); occurred in
 /// epoch milliseconds (8 bytes); kind; flags; position (varint); then the strings instanceId,
 /// interactionId, productId, userId, sessionId, lang, currency, pageUrl, region, os, device and the
-/// params as JSON text, each as a varint of (length + 1) and UTF-8 bytes, 0 meaning absent.
+/// params as JSON text, then the vendor event as JSON text (`{"fields":{…},"name":"PAGE_VIEW","vendor":"segmentify"}`),
+/// each as a varint of (length + 1) and UTF-8 bytes, 0 meaning absent.
+///
+/// Version 1 (journals written before vendor events) is the same without the last string; it is still read.
 enum EventCodec {
-    private static let version: UInt8 = 1
+    private static let version: UInt8 = 2
+    private static let versionWithoutVendorEvent: UInt8 = 1
     private static let kinds = Interaction.Kind.allCases
     private static let phases = Interaction.SearchPhase.allCases
 
@@ -41,22 +45,29 @@ enum EventCodec {
         putString(context.os, &out)
         putString(context.device, &out)
         putString(context.params.isEmpty ? nil : JSONWriter.string(.object(context.params)), &out)
+        putString(interaction.vendorEvent.map(vendorEventText), &out)
         return out
     }
 
     static func decode(_ bytes: ArraySlice<UInt8>) throws(TrackingError) -> TrackedEvent {
         var reader = Reader(bytes: bytes)
-        guard let first = reader.byte(), first == version else { throw .journal("unknown event record version") }
+        guard let first = reader.byte(), first == version || first == versionWithoutVendorEvent else {
+            throw .journal("unknown event record version")
+        }
         guard let run = reader.fixed(), let sequence = reader.fixed(), let millis = reader.fixed(),
               let kindIndex = reader.byte(), Int(kindIndex) < kinds.count, let flags = reader.byte(),
               let position = reader.varint() else { throw .journal("truncated event record") }
         var strings: [String?] = []
-        for _ in 0..<12 {
+        for _ in 0..<(first == version ? 13 : 12) {
             guard let string = reader.string() else { throw .journal("truncated event record") }
             strings.append(string)
         }
         var params: [String: JSONValue] = [:]
         if let text = strings[11], let object = (try? JSONValue(parsing: text))?.objectValue { params = object }
+        let vendorEvent = try strings.count > 12 ? strings[12].map(vendorEvent(from:)) : nil
+        guard (kinds[Int(kindIndex)] == .vendorEvent) == (vendorEvent != nil) else {
+            throw .journal("event record with kind \(kinds[Int(kindIndex)].rawValue) and \(vendorEvent == nil ? "no" : "a") vendor event")
+        }
         let context = InteractionContext(userId: strings[3], sessionId: strings[4], lang: strings[5], currency: strings[6],
                                          pageUrl: strings[7], region: strings[8],
                                          testMode: flags & 2 != 0 ? flags & 4 != 0 : nil,
@@ -66,8 +77,20 @@ enum EventCodec {
                                       productId: strings[2], position: position == 0 ? nil : Int(position - 1), searchPhase: phase,
                                       context: context,
                                       occurred: Date(timeIntervalSince1970: Double(Int64(bitPattern: millis)) / 1000),
-                                      forcePush: flags & 1 != 0)
+                                      forcePush: flags & 1 != 0, vendorEvent: vendorEvent)
         return TrackedEvent(id: EventID(run: run, sequence: sequence), interaction: interaction)
+    }
+
+    private static func vendorEventText(_ event: VendorEvent) -> String {
+        JSONWriter.string(.object(["vendor": .string(event.vendor.rawValue), "name": .string(event.name), "fields": .object(event.fields)]))
+    }
+
+    private static func vendorEvent(from text: String) throws(TrackingError) -> VendorEvent {
+        guard let object = (try? JSONValue(parsing: text))?.objectValue, let vendor = object["vendor"]?.stringValue,
+              let name = object["name"]?.stringValue, let fields = object["fields"]?.objectValue else {
+            throw .journal("unreadable vendor event in event record")
+        }
+        return VendorEvent(vendor: Vendor(rawValue: vendor), name: name, fields: fields)
     }
 
     private static func putFixed(_ value: UInt64, _ out: inout [UInt8]) {

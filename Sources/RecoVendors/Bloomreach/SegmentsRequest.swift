@@ -38,7 +38,7 @@ public struct SegmentsRequest: Hashable, Sendable {
         }
         var prefix = base.absoluteString
         while prefix.hasSuffix("/") { prefix.removeLast() }
-        let text = prefix + "/webxp/projects/" + Self.encode(projectToken) + "/segments?cookie=" + Self.encode(cookie)
+        let text = prefix + "/webxp/projects/" + PercentEncoding.encode(projectToken) + "/segments?cookie=" + PercentEncoding.encode(cookie)
         guard let url = URL(string: text) else {
             throw .invalidParameter("base", "cannot form a URL from \"\(base.absoluteString)\"")
         }
@@ -51,21 +51,5 @@ public struct SegmentsRequest: Hashable, Sendable {
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         return request
-    }
-
-    /// Percent-encodes everything but RFC 3986's unreserved characters.
-    static func encode(_ text: String) -> String {
-        var output = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                output.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                output += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return output
     }
 }

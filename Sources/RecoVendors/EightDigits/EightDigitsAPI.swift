@@ -125,7 +125,7 @@ public struct EightDigitsAPI: Hashable, Sendable {
 
     /// The public address of a badge's image (no token needed).
     public func badgeImageURL(badgeId: String) throws(EightDigitsError) -> URL {
-        URL(string: urlPrefix.absoluteString + "/api/badge/image/" + EightDigitsRequest.encode(try Self.required(badgeId, "badgeId")))!
+        URL(string: urlPrefix.absoluteString + "/api/badge/image/" + PercentEncoding.encode(try Self.required(badgeId, "badgeId")))!
     }
 
     private func common(_ visitor: Visitor) throws(EightDigitsError) -> [String: String?] {

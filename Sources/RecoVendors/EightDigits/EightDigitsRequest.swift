@@ -40,7 +40,7 @@ public struct EightDigitsRequest: Hashable, Sendable {
     /// The form body: `name=value&…`, percent-encoded (nil for a GET).
     public var body: Data? {
         guard method != "GET" else { return nil }
-        return Data(form.map { Self.encode($0.name) + "=" + Self.encode($0.value) }.joined(separator: "&").utf8)
+        return Data(form.map { PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value) }.joined(separator: "&").utf8)
     }
 
     /// The request as a `URLRequest`.
@@ -51,21 +51,5 @@ public struct EightDigitsRequest: Hashable, Sendable {
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         request.httpBody = body
         return request
-    }
-
-    /// Percent-encodes everything but RFC 3986's unreserved characters (a space is `%20`).
-    static func encode(_ text: String) -> String {
-        var output = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                output.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                output += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return output
     }
 }

@@ -7,7 +7,7 @@ import RecoTracking
 ///
 /// ```swift
 /// let destination = RetenoDestination(accessKey: "…")
-/// try await tracker.track(Interaction(kind: .impression, instanceId: "r1107v1482", productId: "240-LV09"))
+/// try tracker.track(Interaction(kind: .impression, instanceId: "r1107v1482", productId: "240-LV09"))
 /// ```
 ///
 /// Only impressions (with a product) and clicks exist in Reteno's format; `track` refuses widget views

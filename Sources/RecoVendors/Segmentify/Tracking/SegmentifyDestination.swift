@@ -1,8 +1,9 @@
 import Foundation
 import RecoTracking
 
-/// Delivers interactions to Segmentify's events endpoint:
+/// Delivers interactions and Segmentify's own events to Segmentify's events endpoint:
 /// `POST {dataCenterUrl}/add/events/v1.json?apiKey={apiKey}` with a JSON array of `INTERACTION` events
+/// mixed with page views, product views, checkouts and the others (see `SegmentifyEvent`)
 /// and the headers `Content-Type` and `Accept: application/json` and `Origin: {subDomain}`.
 ///
 /// ```swift
@@ -45,6 +46,9 @@ public struct SegmentifyDestination: TrackingDestination {
         guard let userId = interaction.context.userId, !userId.isEmpty else { throw .missingField("userId", for: interaction.kind) }
         guard let sessionId = interaction.context.sessionId, !sessionId.isEmpty else {
             throw .missingField("sessionId", for: interaction.kind)
+        }
+        if let vendorEvent = interaction.vendorEvent, vendorEvent.vendor != .segmentify {
+            throw .unsupported("Segmentify cannot deliver a \(vendorEvent.vendor) event (\(vendorEvent.name))")
         }
         if interaction.kind == .impression || interaction.kind == .widgetView, interaction.interactionId.isEmpty {
             throw .missingField("interactionId", for: interaction.kind)

@@ -1,7 +1,9 @@
 import Foundation
 import RecoTracking
 
-/// Writes interactions as Segmentify `INTERACTION` events.
+/// Writes interactions as Segmentify `INTERACTION` events, and Segmentify's own events (``VendorEvent``s
+/// of vendor `segmentify`, built with `SegmentifyPageView`, `SegmentifyProductView` and the others) as
+/// their `name`, the common fields, then the event's fields as they are.
 ///
 /// - impression / widget-view: `instanceId` and `interactionId` of the block.
 /// - click: `interactionId` is the product id; when the block's `instanceId` starts with `fcs_`
@@ -11,12 +13,18 @@ import RecoTracking
 ///
 /// The common fields (`userId`, `sessionId`, `lang`, `currency`, `pageUrl`, `testMode`, `region`,
 /// `os`, `device`) are sent when set. The tracker's event id goes in `params.eventId` (Segmentify's
-/// documented free-form object), so a receiver can recognise a re-sent duplicate.
+/// documented free-form object), so a receiver can recognise a re-sent duplicate. A vendor event's own
+/// `params` (a custom event's) are merged into that object after the context's.
 public enum SegmentifyEventEncoder {
     /// The event as a JSON object.
     public static func event(_ event: TrackedEvent, includeEventId: Bool = true) -> JSONValue {
-        let interaction = event.interaction
+        object(event.interaction, eventId: includeEventId ? event.id : nil)
+    }
+
+    /// The object of one interaction or vendor event, with `eventId` in `params` when given.
+    static func object(_ interaction: Interaction, eventId: EventID?) -> JSONValue {
         let context = interaction.context
+        if let vendorEvent = interaction.vendorEvent { return object(vendorEvent, context: context, eventId: eventId) }
         var fields: [String: JSONValue] = ["name": "INTERACTION"]
         switch interaction.kind {
         case .impression, .widgetView:
@@ -32,16 +40,34 @@ public enum SegmentifyEventEncoder {
             fields["type"] = "click"
             fields["instanceId"] = .string(searchInstanceId(interaction))
             fields["interactionId"] = .string(interaction.productId ?? "")
+        case .vendorEvent:
+            break // has a vendor event, handled above
         }
+        addCommon(context, eventId: eventId, to: &fields)
+        return .object(fields)
+    }
+
+    /// A vendor event: its name, the common fields, then its own fields (its `params` merged after the context's).
+    static func object(_ event: VendorEvent, context: InteractionContext, eventId: EventID?) -> JSONValue {
+        var fields = event.fields
+        fields["name"] = .string(event.name)
+        let ownParams = event.fields["params"]?.objectValue ?? [:]
+        fields["params"] = nil
+        var merged = context
+        merged.params.merge(ownParams) { _, own in own }
+        addCommon(merged, eventId: eventId, to: &fields)
+        return .object(fields)
+    }
+
+    private static func addCommon(_ context: InteractionContext, eventId: EventID?, to fields: inout [String: JSONValue]) {
         let optional: [(String, String?)] = [("userId", context.userId), ("sessionId", context.sessionId), ("lang", context.lang),
                                              ("currency", context.currency), ("pageUrl", context.pageUrl), ("region", context.region),
                                              ("os", context.os), ("device", context.device)]
         for (key, value) in optional { if let value { fields[key] = .string(value) } }
         if let testMode = context.testMode { fields["testMode"] = .bool(testMode) }
         var params = context.params
-        if includeEventId { params["eventId"] = .string(event.id.description) }
+        if let eventId { params["eventId"] = .string(eventId.description) }
         if !params.isEmpty { fields["params"] = .object(params) }
-        return .object(fields)
     }
 
     /// A batch as the JSON array Segmentify's events endpoint takes: the same text as writing each
@@ -60,6 +86,10 @@ public enum SegmentifyEventEncoder {
     /// Writes one event's object, keys in sorted order.
     static func write(_ event: TrackedEvent, includeEventId: Bool, to text: inout String) {
         let interaction = event.interaction
+        if interaction.vendorEvent != nil {
+            JSONWriter.write(object(interaction, eventId: includeEventId ? event.id : nil), to: &text)
+            return
+        }
         let context = interaction.context
         let type: String
         let instanceId: String
@@ -78,6 +108,8 @@ public enum SegmentifyEventEncoder {
             type = "click"
             instanceId = searchInstanceId(interaction)
             interactionId = interaction.productId ?? ""
+        case .vendorEvent:
+            return // written above
         }
         var first = true
         func field(_ key: String, _ value: String?) {

@@ -1,0 +1,50 @@
+import RecoKit
+
+/// How the renderer writes a value it found: text as it is, numbers as written, yes/no as `true`/`false`,
+/// nothing for null, lists and objects; then escaped (and for URLs checked) by the tag's ``OutputRule``.
+extension Renderer {
+    mutating func write(_ value: RenderValue, _ rule: OutputRule) {
+        switch value {
+        case .template(let value): write(value, rule)
+        case .json(let value): write(value, rule)
+        }
+    }
+
+    @inline(__always)
+    mutating func write(_ value: TemplateValue, _ rule: OutputRule) {
+        switch value {
+        case .string(let string): write(string, rule)
+        case .number(let number): write(number.text, rule)
+        case .bool(let flag): write(flag ? "true" : "false", rule)
+        case .null, .list, .context: return
+        }
+    }
+
+    @inline(__always)
+    mutating func write(_ value: JSONValue, _ rule: OutputRule) {
+        switch value {
+        case .string(let string): write(string, rule)
+        case .number(let number): write(number.text, rule)
+        case .bool(let flag): write(flag ? "true" : "false", rule)
+        case .null, .array, .object: return
+        }
+    }
+
+    @inline(__always)
+    mutating func write(_ text: String, _ rule: OutputRule) {
+        switch rule {
+        case .raw: output.append(text)
+        case .text: HTMLEscaping.append(text, to: &output)
+        case .unquoted: HTMLEscaping.appendUnquoted(text, to: &output)
+        case .script: HTMLEscaping.appendScript(text, to: &output)
+        case .url(let part, let unquoted):
+            let safe: String
+            switch part {
+            case .start: safe = HTMLEscaping.isSafeURL(text) ? text : HTMLEscaping.harmlessURL
+            case .continuation: safe = HTMLEscaping.isSafeURLContinuation(text) ? text : ""
+            case .sourceSet: safe = HTMLEscaping.isSafeSourceSet(text) ? text : HTMLEscaping.harmlessURL
+            }
+            if unquoted { HTMLEscaping.appendUnquoted(safe, to: &output) } else { HTMLEscaping.append(safe, to: &output) }
+        }
+    }
+}
