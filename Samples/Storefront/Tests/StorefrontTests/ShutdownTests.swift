@@ -15,7 +15,7 @@ struct ShutdownTests {
 
         // The vendor is down: the deadline passes with the click still in the journal.
         let down = try StorefrontTracking(directory: journal, settings: VendorSettings(standIn: URL(string: "http://127.0.0.1:9")!))
-        await down.clicked(click, context: context)
+        down.clicked(click, context: context)
         let first = await down.shutdown(deadline: .milliseconds(300))
         #expect(first["segmentify"]?.pending == 1)
         #expect(first["segmentify"]?.delivered == 0)

@@ -102,7 +102,7 @@ public struct Storefront: Sendable {
         }
         rendered.record(widgets.map { RenderedWidgets.Shown(vendor: $0.vendor, instanceId: $0.instanceId, interactionId: $0.interactionId) },
                         for: visitor.id)
-        await tracking.rendered(widgets, context: Self.context(visitor: visitor, pageURL: pageURL))
+        tracking.rendered(widgets, context: Self.context(visitor: visitor, pageURL: pageURL))
         return html
     }
 
@@ -111,7 +111,7 @@ public struct Storefront: Sendable {
             return Self.text(.notFound, "This link is not valid or has expired.\n")
         }
         let session = Visitor.existing(in: request).flatMap { $0.id == token.visitor ? $0.session : nil } ?? token.visitor
-        await tracking.clicked(token, context: Self.context(visitor: Visitor(id: token.visitor, session: session), pageURL: nil))
+        tracking.clicked(token, context: Self.context(visitor: Visitor(id: token.visitor, session: session), pageURL: nil))
         var response = Response.redirect(to: token.destination, type: .found)
         response.headers[.cacheControl] = "no-store"
         return response
@@ -133,7 +133,7 @@ public struct Storefront: Sendable {
         guard let shown = rendered.take(instanceId: instanceId, interactionId: interactionId, for: visitor.id) else {
             return Self.text(.forbidden, "This block was not shown to you.\n")
         }
-        await tracking.viewed(shown, context: Self.context(visitor: visitor, pageURL: nil))
+        tracking.viewed(shown, context: Self.context(visitor: visitor, pageURL: nil))
         return Response(status: .noContent)
     }
 

@@ -37,31 +37,31 @@ public final class StorefrontTracking: Sendable {
     }
 
     /// Impressions of the blocks rendered on a page: Segmentify one per block, Reteno one per product.
-    public func rendered(_ widgets: [Widget<StoreProduct>], context: InteractionContext) async {
+    public func rendered(_ widgets: [Widget<StoreProduct>], context: InteractionContext) {
         for widget in widgets {
             if widget.vendor == .reteno {
                 for impression in Interaction.productImpressions(of: widget, context: context) {
-                    await track(impression, on: reteno)
+                    track(impression, on: reteno)
                 }
             } else {
-                await track(.impression(of: widget, context: context), on: segmentify)
+                track(.impression(of: widget, context: context), on: segmentify)
             }
         }
     }
 
     /// A click on a product of a block, as its signed token tells it.
-    public func clicked(_ token: ClickToken, context: InteractionContext) async {
+    public func clicked(_ token: ClickToken, context: InteractionContext) {
         let click = Interaction(kind: .click, instanceId: token.instanceId, interactionId: token.interactionId,
                                 productId: token.productId, position: token.position, context: context)
-        await track(click, on: token.vendor == .reteno ? reteno : segmentify)
+        track(click, on: token.vendor == .reteno ? reteno : segmentify)
     }
 
     /// A block was seen. Only Segmentify has a widget-view event; for Reteno this records nothing and returns false.
     @discardableResult
-    public func viewed(_ widget: RenderedWidgets.Shown, context: InteractionContext) async -> Bool {
+    public func viewed(_ widget: RenderedWidgets.Shown, context: InteractionContext) -> Bool {
         guard widget.vendor != .reteno else { return false }
         let view = Interaction(kind: .widgetView, instanceId: widget.instanceId, interactionId: widget.interactionId, context: context)
-        return await track(view, on: segmentify)
+        return track(view, on: segmentify)
     }
 
     /// Drains both trackers within `deadline`; what is left stays in the journals for the next start.
@@ -72,9 +72,9 @@ public final class StorefrontTracking: Sendable {
     }
 
     @discardableResult
-    private func track(_ interaction: Interaction, on tracker: Tracker) async -> Bool {
+    private func track(_ interaction: Interaction, on tracker: Tracker) -> Bool {
         do {
-            try await tracker.track(interaction)
+            try tracker.track(interaction)
             return true
         } catch {
             logger.warning("\(tracker.destination.name): \(interaction.kind.rawValue) not tracked: \(error)")
