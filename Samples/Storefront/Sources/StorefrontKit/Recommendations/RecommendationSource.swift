@@ -30,7 +30,7 @@ public struct RecommendationSource: Sendable {
     }
 
     func segmentifyBlocks(productId: String, visitor: Visitor, pageURL: String) async -> [Widget<StoreProduct>] {
-        let request = SegmentifyProductView(dataCenter: settings.segmentify, apiKey: settings.segmentifyApiKey,
+        let request = SegmentifyRecommendationRequest(dataCenter: settings.segmentify, apiKey: settings.segmentifyApiKey,
                                             origin: settings.segmentifyOrigin, productId: productId, visitor: visitor,
                                             language: settings.language, pageURL: pageURL).request
         guard let body = await send(request, vendor: "segmentify") else { return [] }

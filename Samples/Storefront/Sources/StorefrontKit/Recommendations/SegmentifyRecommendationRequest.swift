@@ -6,9 +6,11 @@ import RecoTracking
 /// event posted to `{dataCenter}/add/events/v1.json?apiKey=…`, answered with the envelope
 /// `{"statusCode":"SUCCESS","responses":[[…]]}` that ``SegmentifyRecommendations`` decodes.
 ///
-/// RecoKit has a request builder for Reteno (``RetenoRecomsRequest``) but none yet for Segmentify's
-/// page events, so the sample describes this one itself, in the same shape.
-struct SegmentifyProductView: Sendable {
+/// RecoKit has a request builder for Reteno (``RetenoRecomsRequest``) but not for a Segmentify request
+/// whose reply is read at once. RecoVendors' `SegmentifyProductView` event (delivered later by the
+/// tracker) needs catalog fields (title, url, image, category, price) this sample has no catalog for,
+/// so the sample sends the minimal event itself, in the same shape.
+struct SegmentifyRecommendationRequest: Sendable {
     var dataCenter: URL
     var apiKey: String
     var origin: String
