@@ -92,6 +92,20 @@ extension IntegrationSuite {
             }
         }
 
+        /// Foundation on Linux fails a request with a sub-second `timeoutInterval` at once; the
+        /// transport must still honour a 300 ms timeout: a prompt reply arrives, a slow one times out.
+        @Test func aSubSecondTimeoutLetsAPromptReplyThroughAndStopsASlowOne() async throws {
+            try await withServer { server, _ in
+                let transport = URLSessionTransport()
+                let request = TrackingRequest(url: server.base.appendingPathComponent("add/events/v1.json"), headers: [("Content-Type", "application/json")],
+                                              body: Data(#"[{"name":"INTERACTION","type":"impression","instanceId":"i","interactionId":"a","userId":"u","sessionId":"s"}]"#.utf8))
+                let prompt = try await transport.send(request, timeout: .milliseconds(300))
+                #expect(prompt.status == 200)
+                try await server.script([["delay": 1.5]])
+                await #expect(throws: URLError.self) { try await transport.send(request, timeout: .milliseconds(300)) }
+            }
+        }
+
         @Test func connectionResetsAreNetworkErrorsAndRetried() async throws {
             try await withServer { server, directory in
                 try await server.script([["reset": true], ["reset": true], ["reset": true]])
