@@ -149,7 +149,7 @@ struct JournalTests {
             do {
                 try tracker.track(Fixtures.click("P-\(number)"))
                 accepted += 1
-            } catch let error as TrackingError {
+            } catch {
                 #expect(error.isQueueFull)
                 refused += 1
             }

@@ -16,7 +16,7 @@
 /// All timing goes through the clock given at creation, so tests drive it by hand.
 ///
 /// ```swift
-/// let segments = RealtimeSegments(fetcher: URLSessionSegmentsFetcher(base: base, projectToken: token),
+/// let segments = RealtimeSegments(fetcher: HTTPSegmentsFetcher(base: base, projectToken: token),
 ///                                 cookie: "cookie-42")
 /// let callback = await segments.register(category: .discovery, includeFirstLoad: true) { update in
 ///     print(update.segments ?? [])

@@ -1,4 +1,5 @@
 import Foundation
+import RecoTracking
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -43,6 +44,11 @@ public struct SegmentsRequest: Hashable, Sendable {
             throw .invalidParameter("base", "cannot form a URL from \"\(base.absoluteString)\"")
         }
         self.url = url
+    }
+
+    /// The request for a RecoTracking ``Transport`` (the toolkit's HTTP client).
+    public var httpRequest: TrackingRequest {
+        TrackingRequest(method: method, url: url, headers: headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, body: Data())
     }
 
     /// The request as a `URLRequest`.

@@ -1,4 +1,5 @@
 import Foundation
+import RecoTracking
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -41,6 +42,13 @@ public struct EightDigitsRequest: Hashable, Sendable {
     public var body: Data? {
         guard method != "GET" else { return nil }
         return Data(form.map { PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value) }.joined(separator: "&").utf8)
+    }
+
+    /// The request for a RecoTracking ``Transport`` (the toolkit's HTTP client).
+    public var httpRequest: TrackingRequest {
+        var headers: [(name: String, value: String)] = [("Accept", "application/json")]
+        if let contentType { headers.append(("Content-Type", contentType)) }
+        return TrackingRequest(method: method, url: url, headers: headers, body: body ?? Data())
     }
 
     /// The request as a `URLRequest`.

@@ -9,7 +9,7 @@ import Foundation
 /// `server` error carrying the server's message.
 ///
 /// ```swift
-/// let tracker = EightDigitsTracker(api: api, transport: URLSessionEightDigitsTransport(), visitorCode: "a1b2c3d4")
+/// let tracker = EightDigitsTracker(api: api, transport: HTTPEightDigitsTransport(), visitorCode: "a1b2c3d4")
 /// try await tracker.authenticate(username: "acme", password: "s3cret")
 /// let visit = try await tracker.startVisit(title: "Home", path: "/home")
 /// let hit = try await tracker.startScreen(title: "Basket", path: "/basket")

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import RecoTracking
 
 /// Sends 8digits requests and returns the reply's bytes: the one point where ``EightDigitsTracker``
 /// touches the network, so tests and other HTTP clients can stand in.
@@ -11,24 +9,27 @@ public protocol EightDigitsTransport: Sendable {
     func send(_ request: EightDigitsRequest) async throws(EightDigitsError) -> Data
 }
 
-/// Sends 8digits requests with `URLSession`.
-public struct URLSessionEightDigitsTransport: EightDigitsTransport {
-    private let session: URLSession
+/// Sends 8digits requests over HTTP through a RecoTracking ``Transport`` (by default the shared
+/// `URLSessionTransport`, the one session the toolkit's trackers use).
+public struct HTTPEightDigitsTransport: EightDigitsTransport {
+    private let transport: any Transport
+    /// How long a request may take.
+    public let timeout: Duration
 
-    /// A transport over `session`.
-    public init(session: URLSession = .shared) { self.session = session }
+    /// Requests sent through `transport`.
+    public init(transport: any Transport = URLSessionTransport.shared, timeout: Duration = .seconds(60)) {
+        self.transport = transport
+        self.timeout = timeout
+    }
 
     public func send(_ request: EightDigitsRequest) async throws(EightDigitsError) -> Data {
-        let data: Data
-        let response: URLResponse
+        let reply: TrackingReply
         do {
-            (data, response) = try await session.data(for: request.urlRequest)
+            reply = try await transport.send(request.httpRequest, timeout: timeout)
         } catch {
             throw .transport(String(describing: error))
         }
-        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-            throw .transport("HTTP \(http.statusCode)")
-        }
-        return data
+        guard (200..<300).contains(reply.status) else { throw .transport("HTTP \(reply.status)") }
+        return reply.body
     }
 }

@@ -37,7 +37,7 @@ struct SegmentsRequestTests {
     }
 
     @Test func theURLSessionFetcherRefusesABadRequestBeforeTheNetwork() async {
-        let fetcher = URLSessionSegmentsFetcher(base: URL(string: "https://api.exponea.com")!, projectToken: "")
+        let fetcher = HTTPSegmentsFetcher(base: URL(string: "https://api.exponea.com")!, projectToken: "")
         await #expect {
             try await fetcher.fetchSegments(cookie: "b5e2a9d0")
         } throws: { error in
