@@ -24,6 +24,21 @@ struct ClickThroughTests {
             #expect(clicks.first?["instanceId"]?.stringValue == "scn_64f1c2a9d7e3b001")
             #expect(clicks.first?["interactionId"]?.stringValue == secondProduct)
             #expect(clicks.first?["name"]?.stringValue == "INTERACTION")
+            #expect(clicks.first?["userId"]?.stringValue == page.cookie(Visitor.idCookie), "credited to the visitor who clicked")
+        }
+    }
+
+    @Test func aClickWithoutCookiesIsCreditedToANewVisitorWhoKeepsThatId() async throws {
+        try await Harness.run { client, harness in
+            let page = try await client.page("/products/100900")
+            let link = try #require(page.clickLinks.first)
+            let (status, cookies) = try await client.execute(uri: link, method: .get) { ($0.status, Page($0).cookies) }
+            #expect(status == .found)
+            let newVisitor = try #require(Page(html: "", cookies: cookies).cookie(Visitor.idCookie))
+            #expect(newVisitor != page.cookie(Visitor.idCookie))
+            _ = await harness.deliverEverything()
+            let clicks = harness.segmentifyEvents.filter { $0["type"]?.stringValue == "click" }
+            #expect(clicks.map { $0["userId"]?.stringValue } == [newVisitor])
         }
     }
 
@@ -118,9 +133,15 @@ struct RetenoProductsOnPage: Sequence {
 }
 
 extension Page {
-    init(html: String) {
+    init(html: String, cookies: String = "") {
         self.status = .ok
         self.html = html
-        self.cookies = ""
+        self.cookies = cookies
+    }
+
+    /// The value of one of the cookies the response set.
+    func cookie(_ name: String) -> String? {
+        cookies.split(separator: ";").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
     }
 }

@@ -5,8 +5,7 @@ import Testing
 @Suite("Click tokens")
 struct ClickTokensTests {
     static let click = ClickToken(vendor: .segmentify, instanceId: "scn_1", interactionId: "act_1", productId: "100900",
-                                  position: 2, visitor: "0123456789abcdef0123456789abcdef",
-                                  destination: "https://www.ornekspor.com.tr/p-100900", expires: Date())
+                                  position: 2, destination: "https://www.ornekspor.com.tr/p-100900", expires: Date())
 
     @Test func aTokenItIssuedComesBackWithItsContent() throws {
         let tokens = ClickTokens()

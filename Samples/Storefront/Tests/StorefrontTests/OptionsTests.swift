@@ -29,6 +29,16 @@ struct OptionsTests {
         }
     }
 
+    @Test func cachedBlocksMustNotOutliveTheirLinks() throws {
+        #expect(try StorefrontOptions(arguments: ["--cache-ttl", "60"], environment: [:]).cacheSeconds == 60)
+        do {
+            _ = try StorefrontOptions(arguments: ["--cache-ttl", "600", "--click-ttl", "600"], environment: [:])
+            Issue.record("accepted a cache that outlives its links")
+        } catch {
+            #expect(error.description.hasPrefix("--cache-ttl 600: expected fewer seconds than --click-ttl (600)"))
+        }
+    }
+
     @Test func helpListsEveryOption() throws {
         #expect(try StorefrontOptions(arguments: ["-h"], environment: [:]).help)
         for flag in ["--port", "--vendor-port", "--vendor-url", "--journal", "--timeout", "--click-ttl", "--drain", "--vendor-delay", "--vendor-fail"] {

@@ -74,10 +74,31 @@ struct ProductPageTests {
             harness.vendor.behaviour = .init(failing: true)
             let second = try await client.page("/products/100900")
             #expect(!first.attribute("data-reco-instance-id").isEmpty)
-            #expect(second.attribute("data-reco-instance-id") == first.attribute("data-reco-instance-id"))
-            #expect(second.clickLinks != first.clickLinks, "links are signed per visitor and page")
+            #expect(second.html == first.html, "the second page is the first rendering, links included")
             let other = try await client.page("/products/24-WG080")
             #expect(other.attribute("data-reco-instance-id").isEmpty, "another product is not served from the cache")
+
+            // Both visitors were shown the blocks: each may report a view, and each gets their impressions.
+            let block = Harness.segmentifyBlocks[0]
+            let form = "instanceId=\(block.instanceId)&interactionId=\(block.interactionId)"
+            #expect(try await client.beacon(form, cookies: first.cookies) == .noContent)
+            #expect(try await client.beacon(form, cookies: second.cookies) == .noContent)
+            _ = await harness.deliverEverything()
+            let impressions = harness.segmentifyEvents.filter { $0["type"]?.stringValue == "impression" && $0["instanceId"]?.stringValue == block.instanceId }
+            #expect(Set(impressions.compactMap { $0["userId"]?.stringValue }).count == 2)
+        }
+    }
+
+    @Test func pagesThatMissTheCacheTogetherAskTheVendorsOnce() async throws {
+        try await Harness.run(behaviour: .init(delay: .milliseconds(200)), cache: RecommendationCache(lifetime: .seconds(3600))) { client, harness in
+            let pages = try await withThrowingTaskGroup(of: Page.self) { group in
+                for _ in 0..<8 { group.addTask { try await client.page("/products/100900") } }
+                return try await group.reduce(into: [Page]()) { $0.append($1) }
+            }
+            #expect(pages.count == 8)
+            #expect(pages.allSatisfy { !$0.attribute("data-reco-instance-id").isEmpty })
+            #expect(Set(pages.map(\.html)).count == 1)
+            #expect(harness.vendor.recommendationRequests == ["segmentify": 1, "reteno": 1])
         }
     }
 

@@ -10,8 +10,8 @@ struct ShutdownTests {
         let journal = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-restart-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: journal) }
         let click = ClickToken(vendor: .segmentify, instanceId: "scn_1", interactionId: "act_1", productId: "100900", position: 3,
-                               visitor: "0123456789abcdef0123456789abcdef", destination: "/products/100900", expires: Date())
-        let context = Storefront.context(visitor: Visitor(id: click.visitor, session: "fedcba9876543210fedcba9876543210"), pageURL: nil)
+                               destination: "/products/100900", expires: Date())
+        let context = Storefront.context(visitor: Visitor(id: "0123456789abcdef0123456789abcdef", session: "fedcba9876543210fedcba9876543210"), pageURL: nil)
 
         // The vendor is down: the deadline passes with the click still in the journal.
         let down = try StorefrontTracking(directory: journal, settings: VendorSettings(standIn: URL(string: "http://127.0.0.1:9")!))

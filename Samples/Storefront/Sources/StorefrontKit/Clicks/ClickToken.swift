@@ -1,7 +1,10 @@
 import Foundation
 import RecoKit
 
-/// What a click-through link carries, signed: the block and product clicked, for whom, where to go, until when.
+/// What a click-through link carries, signed: the block and product clicked, where to go, until when.
+///
+/// It names no visitor: the same rendered block (and so the same links) may be shown to many visitors
+/// when blocks are cached, and a click is credited to whoever clicks, as their cookies say.
 public struct ClickToken: Sendable, Hashable {
     /// Who sent the block.
     public var vendor: Vendor
@@ -13,8 +16,6 @@ public struct ClickToken: Sendable, Hashable {
     public var productId: String
     /// Its 1-based position in the block.
     public var position: Int
-    /// The visitor the page was rendered for.
-    public var visitor: String
     /// Where the click goes: the product's URL as the vendor sent it (already checked safe).
     public var destination: String
     /// The token is refused after this moment.
@@ -22,13 +23,12 @@ public struct ClickToken: Sendable, Hashable {
 
     /// A token's content.
     public init(vendor: Vendor, instanceId: String, interactionId: String, productId: String, position: Int,
-                visitor: String, destination: String, expires: Date) {
+                destination: String, expires: Date) {
         self.vendor = vendor
         self.instanceId = instanceId
         self.interactionId = interactionId
         self.productId = productId
         self.position = position
-        self.visitor = visitor
         self.destination = destination
         self.expires = expires
     }
@@ -37,8 +37,8 @@ public struct ClickToken: Sendable, Hashable {
     /// order; a length prefix keeps any text, separators included, unambiguous.
     var payload: [UInt8] {
         var bytes: [UInt8] = [UInt8(ascii: "1")]
-        bytes.reserveCapacity(64 + destination.utf8.count + instanceId.utf8.count + interactionId.utf8.count + productId.utf8.count + visitor.utf8.count)
-        for field in [vendor.rawValue, instanceId, interactionId, productId, String(position), visitor, destination,
+        bytes.reserveCapacity(64 + destination.utf8.count + instanceId.utf8.count + interactionId.utf8.count + productId.utf8.count)
+        for field in [vendor.rawValue, instanceId, interactionId, productId, String(position), destination,
                       String(Int(expires.timeIntervalSince1970.rounded(.down)))] {
             bytes.append(contentsOf: String(field.utf8.count).utf8)
             bytes.append(UInt8(ascii: ":"))
@@ -63,9 +63,9 @@ public struct ClickToken: Sendable, Hashable {
             fields.append(String(decoding: payload[index..<index + length], as: UTF8.self))
             index += length
         }
-        guard fields.count == 8, let position = Int(fields[4]), let expires = Int(fields[7]) else { return nil }
+        guard fields.count == 7, let position = Int(fields[4]), let expires = Int(fields[6]) else { return nil }
         self.init(vendor: Vendor(rawValue: fields[0]), instanceId: fields[1], interactionId: fields[2], productId: fields[3],
-                  position: position, visitor: fields[5], destination: fields[6], expires: Date(timeIntervalSince1970: TimeInterval(expires)))
+                  position: position, destination: fields[5], expires: Date(timeIntervalSince1970: TimeInterval(expires)))
     }
 }
 

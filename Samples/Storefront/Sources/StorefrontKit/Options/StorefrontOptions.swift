@@ -113,6 +113,10 @@ public struct StorefrontOptions: Sendable, Equatable {
             }
         }
         for (name, value) in values { try set(name, value) }
+        // A cached block's links were signed when it was rendered: they must outlive the cache entry.
+        if cacheSeconds >= clickLifetimeSeconds {
+            throw .invalid("--cache-ttl", String(cacheSeconds), "fewer seconds than --click-ttl (\(clickLifetimeSeconds)), so cached links outlive the cache")
+        }
     }
 
     private static let valueFlags: [(name: String, variable: String)] = [

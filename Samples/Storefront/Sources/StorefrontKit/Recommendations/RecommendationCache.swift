@@ -1,18 +1,25 @@
 import Foundation
-import RecoKit
 
-/// Keeps a product page's decoded blocks for a while, so that pages within ``lifetime`` of each other
-/// ask the vendors once. Off by default (`--cache-ttl`): a vendor's reply is made for one visitor, and
-/// a cached one shows every visitor the first visitor's blocks (and their ids); use it only for blocks
-/// that do not depend on the visitor (product-based algorithms). Impressions and clicks are still
-/// tracked per visitor. Bounded: at most ``capacity`` products, the oldest entry goes first.
+/// Keeps a product page's rendered blocks for a while, so that pages within ``lifetime`` of each other
+/// ask the vendors once and render once. Off by default (`--cache-ttl`): a vendor's reply is made for
+/// one visitor, and a cached one shows every visitor the first visitor's blocks (and their ids); use it
+/// only for blocks that do not depend on the visitor (product-based algorithms). Impressions,
+/// widget-views and clicks are still tracked per visitor.
+///
+/// Pages that miss at the same moment share one fetch. Bounded: at most ``capacity`` products, the
+/// entry closest to expiring goes first.
 public final class RecommendationCache: @unchecked Sendable {
     /// How long blocks are kept.
     public let lifetime: Duration
     /// How many products' blocks are kept.
     public let capacity: Int
     private let lock = NSLock()
-    private var entries: [String: (blocks: [Widget<StoreProduct>], expires: ContinuousClock.Instant)] = [:]
+    private var entries: [String: Entry] = [:]
+
+    private enum Entry {
+        case ready(RenderedBlocks, expires: ContinuousClock.Instant)
+        case loading(Task<RenderedBlocks, Never>)
+    }
 
     /// A cache keeping blocks for `lifetime`.
     public init(lifetime: Duration, capacity: Int = 10_000) {
@@ -21,19 +28,47 @@ public final class RecommendationCache: @unchecked Sendable {
     }
 
     /// The blocks for `productId`: cached ones while fresh, else `fetch`'s (kept only when not empty,
-    /// so a vendor outage is not remembered).
-    public func blocks(forProduct productId: String, fetch: () async -> [Widget<StoreProduct>]) async -> [Widget<StoreProduct>] {
+    /// so a vendor outage is not remembered). A page arriving while another fetches waits for that fetch.
+    public func blocks(forProduct productId: String, fetch: @escaping @Sendable () async -> RenderedBlocks) async -> RenderedBlocks {
         let now = ContinuousClock.now
-        if let cached = lock.withLock({ entries[productId] }), cached.expires > now { return cached.blocks }
-        let blocks = await fetch()
-        guard !blocks.isEmpty else { return blocks }
-        lock.withLock {
-            if entries.count >= capacity, entries[productId] == nil {
-                let oldest = entries.min { $0.value.expires < $1.value.expires }?.key
-                oldest.map { entries[$0] = nil }
+        let (cached, task): (RenderedBlocks?, Task<RenderedBlocks, Never>?) = lock.withLock {
+            switch entries[productId] {
+            case .ready(let blocks, let expires) where expires > now:
+                return (blocks, nil)
+            case .loading(let task):
+                return (nil, task)
+            default:
+                let task = Task { await fetch() }
+                entries[productId] = .loading(task)
+                return (nil, task)
             }
-            entries[productId] = (blocks, now + lifetime)
+        }
+        if let cached { return cached }
+        guard let task else { return .none }
+        let blocks = await task.value
+        lock.withLock {
+            guard case .loading(let loading) = entries[productId], loading == task else { return }
+            guard !blocks.isEmpty else {
+                entries[productId] = nil
+                return
+            }
+            if entries.count > capacity { evictOne(except: productId) }
+            entries[productId] = .ready(blocks, expires: ContinuousClock.now + lifetime)
         }
         return blocks
+    }
+
+    /// How many products have blocks kept (or being fetched).
+    public var count: Int { lock.withLock { entries.count } }
+
+    private func evictOne(except productId: String) {
+        let victim = entries.filter { $0.key != productId }.min { lhs, rhs in
+            switch (lhs.value, rhs.value) {
+            case (.ready(_, let a), .ready(_, let b)): a < b
+            case (.ready, .loading): true
+            default: false
+            }
+        }?.key
+        victim.map { entries[$0] = nil }
     }
 }

@@ -82,38 +82,44 @@ public struct Storefront: Sendable {
     /// The rendered blocks, their impressions tracked and remembered for the visitor; empty when the
     /// vendors gave nothing in time or rendering failed.
     func recommendationBlocks(productId: String, visitor: Visitor, pageURL: String) async -> String {
-        let source = self.source
-        let fetch = { await source.blocks(forProduct: productId, visitor: visitor, pageURL: pageURL) }
-        let widgets = if let cache { await cache.blocks(forProduct: productId, fetch: fetch) } else { await fetch() }
-        guard !widgets.isEmpty else { return "" }
+        let fetch = { @Sendable [self] in await renderedBlocks(productId: productId, visitor: visitor, pageURL: pageURL) }
+        let blocks = if let cache { await cache.blocks(forProduct: productId, fetch: fetch) } else { await fetch() }
+        guard !blocks.isEmpty else { return "" }
+        rendered.record(blocks.shown, for: visitor.id)
+        tracking.rendered(blocks.widgets, context: Self.context(visitor: visitor, pageURL: pageURL))
+        return blocks.html
+    }
+
+    /// Asks the vendors and renders what they answer, each product link a signed `/r/{token}`.
+    func renderedBlocks(productId: String, visitor: Visitor, pageURL: String) async -> RenderedBlocks {
+        let widgets = await source.blocks(forProduct: productId, visitor: visitor, pageURL: pageURL)
+        guard !widgets.isEmpty else { return .none }
         var renderer = self.renderer
         let tokens = self.tokens
         renderer.clickLink = ClickLink { target in
             "/r/" + tokens.issue(ClickToken(vendor: target.vendor, instanceId: target.instanceId, interactionId: target.interactionId,
-                                            productId: target.productId, position: target.position, visitor: visitor.id,
+                                            productId: target.productId, position: target.position,
                                             destination: target.link, expires: Date()))
         }
-        let html: String
         do {
-            html = try renderer.render(widgets, template: template)
+            return RenderedBlocks(widgets: widgets, html: try renderer.render(widgets, template: template))
         } catch {
             logger.error("blocks not rendered: \(error)")
-            return ""
+            return .none
         }
-        rendered.record(widgets.map { RenderedWidgets.Shown(vendor: $0.vendor, instanceId: $0.instanceId, interactionId: $0.interactionId) },
-                        for: visitor.id)
-        tracking.rendered(widgets, context: Self.context(visitor: visitor, pageURL: pageURL))
-        return html
     }
 
+    /// Credits the click to the visitor named by the cookies (a new one, told by cookies on the redirect,
+    /// when there are none) and sends them to the product.
     func click(_ request: Request, context: BasicRequestContext) async -> Response {
         guard let text = context.parameters.get("token"), let token = tokens.verify(text) else {
             return Self.text(.notFound, "This link is not valid or has expired.\n")
         }
-        let session = Visitor.existing(in: request).flatMap { $0.id == token.visitor ? $0.session : nil } ?? token.visitor
-        tracking.clicked(token, context: Self.context(visitor: Visitor(id: token.visitor, session: session), pageURL: nil))
+        let visitor = Visitor(request: request)
+        tracking.clicked(token, context: Self.context(visitor: visitor, pageURL: nil))
         var response = Response.redirect(to: token.destination, type: .found)
         response.headers[.cacheControl] = "no-store"
+        visitor.remember(on: &response)
         return response
     }
 

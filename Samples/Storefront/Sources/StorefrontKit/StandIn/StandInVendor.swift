@@ -41,6 +41,7 @@ public final class StandInVendor: Sendable {
 
     struct State {
         var received: [Received] = []
+        var recommendationRequests: [String: Int] = [:]
         var behaviour = Behaviour()
     }
 
@@ -71,6 +72,9 @@ public final class StandInVendor: Sendable {
     /// Every tracking request received, in order.
     public var received: [Received] { state.withLock { $0.received } }
 
+    /// How many recommendation requests each vendor (`segmentify`, `reteno`) was sent.
+    public var recommendationRequests: [String: Int] { state.withLock { $0.recommendationRequests } }
+
     /// The routes above, on a new router.
     public func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
@@ -84,6 +88,7 @@ public final class StandInVendor: Sendable {
             let body = try await self.body(of: request)
             let names = (body.arrayValue ?? [body]).compactMap { $0["name"]?.stringValue }
             if names.contains("PRODUCT_VIEW") || names.contains("PAGE_VIEW") {
+                self.countRecommendationRequest("segmentify")
                 if let refusal = await self.misbehave() { return refusal }
                 return Self.json(self.payloads[names.contains("PRODUCT_VIEW") ? "segmentify-product-page.json" : "segmentify-home-page.json"]!)
             }
@@ -91,6 +96,7 @@ public final class StandInVendor: Sendable {
             return Self.json(Data(#"{"statusCode":"SUCCESS"}"#.utf8))
         }
         router.post("/api/v1/recoms/:variant/request") { _, _ -> Response in
+            self.countRecommendationRequest("reteno")
             if let refusal = await self.misbehave() { return refusal }
             return Self.json(self.payloads["reteno-recoms-full.json"]!)
         }
@@ -106,6 +112,10 @@ public final class StandInVendor: Sendable {
 
     private func record(_ received: Received) {
         state.withLock { $0.received.append(received) }
+    }
+
+    private func countRecommendationRequest(_ vendor: String) {
+        state.withLock { $0.recommendationRequests[vendor, default: 0] += 1 }
     }
 
     private func misbehave() async -> Response? {
