@@ -75,5 +75,8 @@ struct InteractionTests {
         #expect(InteractionTime.iso8601(Date(timeIntervalSince1970: 1_714_566_896.987)) == "2024-05-01T12:34:56Z")
         #expect(InteractionTime.iso8601(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00Z")
         #expect(InteractionTime.iso8601(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
+        #expect(InteractionTime.iso8601(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59Z")
+        #expect(InteractionTime.iso8601(Date(timeIntervalSince1970: 4_102_444_799)) == "2099-12-31T23:59:59Z")
+        #expect(InteractionTime.iso8601(Date(timeIntervalSince1970: 253_402_300_800)) == "10000-01-01T00:00:00Z")
     }
 }

@@ -20,6 +20,16 @@ struct RetenoEncodingTests {
         #expect(text == #"{"events":[{"clicks":[{"occurred":"2024-05-01T12:34:56Z","productId":"240-LV09"}],"impressions":[{"occurred":"2024-05-01T12:34:56Z","productId":"240-LV09"},{"occurred":"2024-05-01T12:34:56Z","productId":"557-TR02"}],"recomVariantId":"r1107v1482"},{"impressions":[{"occurred":"2024-05-01T12:34:56Z","productId":"318-KZ11"}],"recomVariantId":"r2001v7"}]}"#)
     }
 
+    @Test func productIdsAndVariantsAreEscapedAsJSON() throws {
+        let hostile = "a\"b\\c\u{1}\nü🙂</script>"
+        let events = [event(.impression, "r1107v1482", hostile, 1), event(.click, "r\"x", "240-LV09", 2)]
+        let body = try JSONValue(parsing: RetenoEventEncoder.body(events))
+        #expect(body[path: "events"]?[0]?["impressions"]?[0]?["productId"]?.stringValue == hostile)
+        #expect(body[path: "events"]?[0]?["impressions"]?[0]?["eventId"]?.stringValue == "0000000000000010-1")
+        #expect(body[path: "events"]?[1]?["recomVariantId"]?.stringValue == "r\"x")
+        #expect(body[path: "events"]?[1]?["clicks"]?[0]?["occurred"]?.stringValue == "2024-05-01T12:34:56Z")
+    }
+
     @Test func recomEventsBuildImpressionsAndClicksOfOneVariant() throws {
         let events = Interaction.recomEvents(variant: "r1107v1482", impressions: ["240-LV09", "318-KZ11"], clicks: ["318-KZ11"],
                                              occurred: occurred, forcePush: true)
