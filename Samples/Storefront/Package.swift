@@ -36,6 +36,7 @@ let package = Package(
             dependencies: [
                 "StorefrontKit",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
     ],

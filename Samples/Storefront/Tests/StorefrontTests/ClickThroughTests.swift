@@ -133,8 +133,8 @@ struct RetenoProductsOnPage: Sequence {
 }
 
 extension Page {
-    init(html: String, cookies: String = "") {
-        self.status = .ok
+    init(status: HTTPResponse.Status = .ok, html: String, cookies: String = "") {
+        self.status = status
         self.html = html
         self.cookies = cookies
     }

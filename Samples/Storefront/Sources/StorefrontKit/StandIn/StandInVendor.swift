@@ -29,10 +29,13 @@ public final class StandInVendor: Sendable {
         public var delay: Duration = .zero
         /// Answer recommendation requests with HTTP 503.
         public var failing = false
+        /// Answer tracking requests with HTTP 503 (and record nothing), as a vendor in an outage would.
+        public var refusingEvents = false
         /// Behave.
-        public init(delay: Duration = .zero, failing: Bool = false) {
+        public init(delay: Duration = .zero, failing: Bool = false, refusingEvents: Bool = false) {
             self.delay = delay
             self.failing = failing
+            self.refusingEvents = refusingEvents
         }
     }
 
@@ -92,6 +95,7 @@ public final class StandInVendor: Sendable {
                 if let refusal = await self.misbehave() { return refusal }
                 return Self.json(self.payloads[names.contains("PRODUCT_VIEW") ? "segmentify-product-page.json" : "segmentify-home-page.json"]!)
             }
+            if self.behaviour.refusingEvents { return Response(status: .serviceUnavailable) }
             self.record(Received(vendor: "segmentify", uri: request.uri.description, body: body))
             return Self.json(Data(#"{"statusCode":"SUCCESS"}"#.utf8))
         }
@@ -101,6 +105,7 @@ public final class StandInVendor: Sendable {
             return Self.json(self.payloads["reteno-recoms-full.json"]!)
         }
         router.post("/api/v1/recoms/events") { request, _ -> Response in
+            if self.behaviour.refusingEvents { return Response(status: .serviceUnavailable) }
             self.record(Received(vendor: "reteno", uri: request.uri.description, body: try await self.body(of: request)))
             return Self.json(Data("{}".utf8))
         }
