@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Measures the product page with and without its recommendation blocks, one run beside the other,
+# Measures the product page with and without its recommendation blocks, one run beside the other
+# (and, as a reference, the same bytes as the page with blocks served from memory with no work),
 # with wrk against a release build on 127.0.0.1 (loopback only). Needs `wrk` (Debian: apt-get install -y wrk).
 # Usage: Samples/Storefront/measure.sh [duration, default 10s] [connections, default 16] [threads, default 2]
 set -euo pipefail
@@ -14,7 +15,7 @@ journal="$(mktemp -d)"
 # Extra server options (for example --cache-ttl 60) come from STOREFRONT_MEASURE_OPTIONS.
 # shellcheck disable=SC2086
 "$(swift build -c release --show-bin-path)/Storefront" --port "$port" --vendor-port "$vendor_port" --journal "$journal/journal" \
-    ${STOREFRONT_MEASURE_OPTIONS:-} > "$journal/server.log" 2>&1 &
+    --static-page "$journal/page.html" ${STOREFRONT_MEASURE_OPTIONS:-} > "$journal/server.log" 2>&1 &
 server=$!
 cleanup() { kill -TERM "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$journal"; }
 trap cleanup EXIT
@@ -22,7 +23,9 @@ for _ in $(seq 1 100); do
     curl -fsS -o /dev/null "http://127.0.0.1:$port/products/100900?blocks=off" 2>/dev/null && break
     sleep 0.1
 done
-curl -fsS "http://127.0.0.1:$port/products/100900" | grep -q 'data-reco-instance-id' \
+# The page with its blocks, kept: /static serves these bytes as they are (the reference for the bytes alone).
+curl -fsS -o "$journal/page.html" "http://127.0.0.1:$port/products/100900"
+grep -q 'data-reco-instance-id' "$journal/page.html" \
     || { echo "measure.sh: the page has no blocks; see $journal/server.log" >&2; cat "$journal/server.log" >&2; exit 1; }
 
 run() { # label, uri, [duration]
@@ -37,8 +40,12 @@ echo "wrk -t$threads -c$connections -d$duration --latency, release build, 127.0.
 run warm-up "/products/100900" 3s >/dev/null
 run without-blocks "/products/100900?blocks=off"
 run with-blocks "/products/100900"
+run same-bytes "/static"
 # Each vendor that gave a page no block logs one line: count them by vendor and reason.
 grep -oE "(segmentify|reteno) (did not answer|unreachable|answered HTTP [0-9]+)" "$journal/server.log" | sort | uniq -c \
     | awk '{ n = $1; $1 = ""; print "pages without a block:" $0 ": " n }' || true
 awk -v with="$(cat "$journal/with-blocks.rps")" -v without="$(cat "$journal/without-blocks.rps")" \
-    'BEGIN { printf "blocks cost %.1f%% of throughput\n", (1 - with / without) * 100 }'
+    -v bytes="$(cat "$journal/same-bytes.rps")" -v size="$(wc -c < "$journal/page.html")" 'BEGIN {
+        printf "blocks cost %.1f%% of throughput\n", (1 - with / without) * 100
+        printf "the page with blocks (%d bytes) served from memory with no work costs %.1f%% of it\n", size, (1 - bytes / without) * 100
+    }'

@@ -24,7 +24,7 @@ struct Harness {
     static let timeout = Duration.seconds(2)
 
     static func run(behaviour: StandInVendor.Behaviour = .init(), vendorState: VendorState = .up, tokens: ClickTokens = ClickTokens(),
-                    cache: RecommendationCache? = nil, transport: any Transport = AsyncHTTPClientTransport(),
+                    cache: RecommendationCache? = nil, staticPage: StaticPage? = nil, transport: any Transport = AsyncHTTPClientTransport(),
                     _ body: @escaping @Sendable (any TestClientProtocol, Harness) async throws -> Void) async throws {
         let vendor = try StandInVendor(behaviour: behaviour)
         let vendorApp = Application(router: vendor.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
@@ -35,7 +35,8 @@ struct Harness {
             let journal = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-tests-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: journal) }
             let tracking = try StorefrontTracking(directory: journal, settings: settings, transport: transport, flushInterval: .milliseconds(20))
-            let storefront = try Storefront(source: RecommendationSource(settings: settings, transport: transport), tracking: tracking, tokens: tokens, cache: cache)
+            let storefront = try Storefront(source: RecommendationSource(settings: settings, transport: transport), tracking: tracking, tokens: tokens, cache: cache,
+                                            staticPage: staticPage)
             let harness = Harness(vendor: vendor, storefront: storefront)
             let app = Application(router: storefront.router())
             do {

@@ -102,6 +102,22 @@ struct ProductPageTests {
         }
     }
 
+    @Test func theStaticReferencePageIsTheFileAsItIsAndOnlyWhenAsked() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-static-\(UUID().uuidString).html")
+        try await Harness.run(staticPage: StaticPage(file: file)) { client, _ in
+            #expect(try await client.page("/static").status == .notFound, "no file yet")
+            try Data("<p>a page with blocks</p>".utf8).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            #expect(try await client.page("/static").html == "<p>a page with blocks</p>")
+            try Data("changed".utf8).write(to: file)
+            #expect(try await client.page("/static").html == "<p>a page with blocks</p>", "read once")
+        }
+        try await Harness.run { client, _ in
+            let page = try await client.page("/static")
+            #expect(page.status == .notFound, "no route without --static-page")
+        }
+    }
+
     @Test func anUnusableProductIdIsNotFound() async throws {
         try await Harness.run { client, _ in
             let page = try await client.page("/products/%3Cscript%3E")

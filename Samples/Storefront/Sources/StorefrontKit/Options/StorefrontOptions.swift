@@ -38,6 +38,8 @@ public struct StorefrontOptions: Sendable, Equatable {
     public var vendorDelayMilliseconds = 0
     /// Whether the stand-in vendor answers recommendation requests with 503.
     public var vendorFails = false
+    /// A file served as is at `GET /static` (the measurement's reference: the same bytes, no work).
+    public var staticPage: URL?
     /// Whether to print the help and stop.
     public var help = false
 
@@ -72,6 +74,8 @@ public struct StorefrontOptions: Sendable, Equatable {
           --payloads DIR            stand-in vendor payload folder (default Samples/Payloads) [STOREFRONT_PAYLOADS]
           --vendor-delay MS         stand-in vendor waits this long before answering recommendations [STOREFRONT_VENDOR_DELAY_MS]
           --vendor-fail             stand-in vendor answers recommendation requests with 503 [STOREFRONT_VENDOR_FAIL=1]
+          --static-page FILE        serve FILE as is at GET /static, read at its first request (measure.sh's
+                                    reference: a page's bytes with no work) [STOREFRONT_STATIC_PAGE]
           -h, --help                print this help
 
         ROUTES:
@@ -126,6 +130,7 @@ public struct StorefrontOptions: Sendable, Equatable {
         ("--reteno-access-key", "STOREFRONT_RETENO_ACCESS_KEY"), ("--reteno-variant", "STOREFRONT_RETENO_VARIANT"),
         ("--journal", "STOREFRONT_JOURNAL"), ("--timeout", "STOREFRONT_TIMEOUT_MS"), ("--click-ttl", "STOREFRONT_CLICK_TTL"),
         ("--drain", "STOREFRONT_DRAIN"), ("--cache-ttl", "STOREFRONT_CACHE_TTL"), ("--transport", "STOREFRONT_TRANSPORT"), ("--payloads", "STOREFRONT_PAYLOADS"), ("--vendor-delay", "STOREFRONT_VENDOR_DELAY_MS"),
+        ("--static-page", "STOREFRONT_STATIC_PAGE"),
     ]
 
     private mutating func set(_ name: String, _ value: String) throws(OptionsError) {
@@ -159,6 +164,7 @@ public struct StorefrontOptions: Sendable, Equatable {
             transport = value
         case "--payloads": payloads = URL(fileURLWithPath: value, isDirectory: true)
         case "--vendor-delay": vendorDelayMilliseconds = try number()
+        case "--static-page": staticPage = URL(fileURLWithPath: value)
         default: throw .unknown(name)
         }
     }

@@ -13,6 +13,7 @@ import RecoTemplates
 /// | `GET /products/{id}` | the product page with its blocks (`?blocks=off`: without them, for comparison) |
 /// | `GET /r/{token}` | records the click and answers 302 to the product; 404 for a bad, tampered or expired token |
 /// | `POST /beacon` | `instanceId` and `interactionId` (form or query): a widget-view, 204 if this visitor was shown that block |
+/// | `GET /static` | with `--static-page FILE` only: the file as is (see ``StaticPage``) |
 public struct Storefront: Sendable {
     /// Where recommendations come from.
     public let source: RecommendationSource
@@ -28,12 +29,14 @@ public struct Storefront: Sendable {
     public let template: String
     /// Blocks kept between pages, when a lifetime is set (off by default).
     public let cache: RecommendationCache?
+    /// Served at `GET /static` when set (the measurement's reference).
+    public let staticPage: StaticPage?
     let logger: Logger
 
     /// A storefront; the renderer defaults to the sample's templates over the built-in ones.
     public init(source: RecommendationSource, tracking: StorefrontTracking, tokens: ClickTokens = ClickTokens(),
                 rendered: RenderedWidgets = RenderedWidgets(), renderer: WidgetRenderer? = nil,
-                template: String = "storefront-carousel", cache: RecommendationCache? = nil,
+                template: String = "storefront-carousel", cache: RecommendationCache? = nil, staticPage: StaticPage? = nil,
                 logger: Logger = Logger(label: "storefront")) throws {
         self.source = source
         self.tracking = tracking
@@ -42,6 +45,7 @@ public struct Storefront: Sendable {
         self.renderer = try renderer ?? WidgetRenderer(library: Self.templates())
         self.template = template
         self.cache = cache
+        self.staticPage = staticPage
         self.logger = logger
     }
 
@@ -60,6 +64,7 @@ public struct Storefront: Sendable {
         router.get("/products/:id") { request, context in try await productPage(request, context: context) }
         router.get("/r/:token") { request, context in await click(request, context: context) }
         router.post("/beacon") { request, _ in await beacon(request) }
+        if let staticPage { router.get("/static") { _, _ in staticPage.response() } }
         return router
     }
 

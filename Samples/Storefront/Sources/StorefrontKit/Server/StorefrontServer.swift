@@ -35,7 +35,8 @@ public enum StorefrontServer {
         let tracking = try StorefrontTracking(directory: options.journal, settings: settings, transport: transport)
         let storefront = try Storefront(source: RecommendationSource(settings: settings, transport: transport), tracking: tracking,
                                         tokens: ClickTokens(lifetime: .seconds(options.clickLifetimeSeconds)),
-                                        cache: options.cacheSeconds > 0 ? RecommendationCache(lifetime: .seconds(options.cacheSeconds)) : nil)
+                                        cache: options.cacheSeconds > 0 ? RecommendationCache(lifetime: .seconds(options.cacheSeconds)) : nil,
+                                        staticPage: options.staticPage.map(StaticPage.init(file:)))
         let app = Application(router: storefront.router(),
                               configuration: .init(address: .hostname("127.0.0.1", port: options.port), serverName: "Storefront"),
                               logger: logger)
