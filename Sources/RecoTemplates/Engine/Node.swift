@@ -8,27 +8,6 @@ enum Node: Sendable {
     case block(BlockNode)
 }
 
-/// A name as written in a tag, split once at compile time: `.` or `product.price.amount`.
-struct Name: Sendable {
-    /// The name as written.
-    let text: String
-    /// The dot-separated parts (empty for the implicit iterator `.`).
-    let parts: [String]
-    /// The first part (lookups start with it).
-    let head: String
-    /// A name without dots (the common case, looked up directly).
-    let isSimple: Bool
-
-    init(_ text: String) {
-        self.text = text
-        self.parts = text == "." ? [] : text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        self.head = parts.first ?? ""
-        self.isSimple = parts.count == 1
-    }
-
-    var isImplicit: Bool { parts.isEmpty }
-}
-
 /// Static text, written as it is. (Nodes are classes so that visiting one costs a single retain.)
 final class TextNode: Sendable {
     let text: String

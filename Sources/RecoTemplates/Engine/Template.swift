@@ -25,7 +25,8 @@ public struct Template: Sendable {
         var compiler = try TemplateCompiler(source, name: name, escaping: escaping)
         let nodes = try compiler.compile()
         compiled = CompiledTemplate(
-            name: name, source: source, escaping: escaping, nodes: nodes, references: compiler.references)
+            name: name, source: source, escaping: escaping, nodes: nodes, names: compiler.names.table(),
+            references: compiler.references)
     }
 
     /// Compiles a template whose partials and parents must all exist in `partials`.
@@ -52,7 +53,7 @@ public struct Template: Sendable {
     /// - Throws: ``TemplateError`` when a partial or parent cannot be found (unless the library renders
     ///   missing partials as empty), or partials include each other without end.
     public func render(_ value: TemplateValue, partials: TemplateLibrary? = nil) throws(TemplateError) -> String {
-        var renderer = Renderer(root: value, library: partials, capacity: compiled.sizeHint.value)
+        var renderer = Renderer(root: value, names: compiled.names, library: partials, capacity: compiled.sizeHint.value)
         try renderer.render(compiled.nodes)
         compiled.sizeHint.record(renderer.output.utf8.count)
         return renderer.output
@@ -65,14 +66,17 @@ final class CompiledTemplate: Sendable {
     let source: String
     let escaping: TemplateEscaping
     let nodes: [Node]
+    /// The names its nodes look up, by the numbers their ``Name/slot`` holds.
+    let names: NameTable
     let references: [TemplateReference]
     let sizeHint: SizeHint
 
-    init(name: String, source: String, escaping: TemplateEscaping, nodes: [Node], references: [TemplateReference]) {
+    init(name: String, source: String, escaping: TemplateEscaping, nodes: [Node], names: NameTable, references: [TemplateReference]) {
         self.name = name
         self.source = source
         self.escaping = escaping
         self.nodes = nodes
+        self.names = names
         self.references = references
         self.sizeHint = SizeHint(initial: source.utf8.count + source.utf8.count / 2 + 64)
     }

@@ -5,6 +5,8 @@ struct TemplateCompiler {
     private var tokens: [Token]
     private var html: HTMLContextScanner?
     private(set) var references: [TemplateReference] = []
+    /// The names the template looks up, numbered as they are met.
+    private(set) var names = NameTable.Builder()
 
     init(_ text: String, name: String, escaping: TemplateEscaping) throws(TemplateError) {
         source = SourceText(text, name: name)
@@ -57,11 +59,11 @@ struct TemplateCompiler {
                     html = scanner
                     if token.kind == .variable { rule = contextual }
                 }
-                nodes.append(.variable(VariableNode(name: Name(token.name), rule: rule)))
+                nodes.append(.variable(VariableNode(name: Name(token.name, in: &names), rule: rule)))
             case .section, .inverted:
                 flush()
                 let children = try build((index + 1)..<token.partner)
-                nodes.append(.section(SectionNode(name: Name(token.name), inverted: token.kind == .inverted, children: children)))
+                nodes.append(.section(SectionNode(name: Name(token.name, in: &names), inverted: token.kind == .inverted, children: children)))
                 index = token.partner
             case .partial:
                 flush()
@@ -70,7 +72,7 @@ struct TemplateCompiler {
                 nodes.append(
                     .partial(
                         PartialNode(
-                            name: token.name, dynamicName: token.isDynamic ? Name(token.name) : nil,
+                            name: token.name, dynamicName: token.isDynamic ? Name(token.name, in: &names) : nil,
                             indentation: indentation(of: token), location: location)))
             case .parent:
                 flush()
