@@ -6,7 +6,13 @@ extension Renderer {
     /// Looks a name up.
     @inline(__always)
     func resolve(_ name: Name, top: JSONScope?) -> RenderValue? {
-        if name.isImplicit { return stack.last }
+        if name.isImplicit {
+            switch stack.last {
+            case .value(let value)?: return value
+            case .top?: return top.map { .json(.object($0.members)) }
+            case nil: return nil
+            }
+        }
         if let top, let member = top.member(name, in: names, slots: slots) {
             return name.isSimple ? .json(member) : RenderValue.json(member).descending(name.parts)
         }

@@ -6,7 +6,7 @@ struct Renderer {
     /// The text written so far.
     var output: String
     /// The context stack, every value (the implicit iterator `.` reads the top).
-    var stack: [RenderValue]
+    var stack: [StackEntry]
     /// The objects of the context stack below the innermost JSON object (which is passed down the render
     /// as `top`), where names are looked up next: kept apart so that a lookup asks each scope in place,
     /// without copying stack entries.
@@ -35,7 +35,7 @@ struct Renderer {
     init(root: TemplateValue, names: NameTable, library: TemplateLibrary?, capacity: Int) {
         output = ""
         output.reserveCapacity(capacity)
-        stack = [.template(root)]
+        stack = [.value(.template(root))]
         stack.reserveCapacity(16)
         scopes = []
         scopes.reserveCapacity(16)
@@ -137,7 +137,13 @@ struct Renderer {
             let lowered = lower(top)
             defer { if lowered { raise() } }
             try elements.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
-                for index in buffer.indices { try render(section.children, innermost: .json(buffer[index])) }
+                for index in buffer.indices {
+                    if case .object(let members) = buffer[index] {
+                        try render(section.children, innermost: members)
+                    } else {
+                        try render(section.children, innermost: .json(buffer[index]))
+                    }
+                }
             }
         case .template(.context), .json(.object):
             let lowered = lower(top)
@@ -145,7 +151,7 @@ struct Renderer {
             try render(section.children, innermost: value)
         default:
             // Not an object: names are still looked up where they were.
-            stack.append(value)
+            stack.append(.value(value))
             defer { stack.removeLast() }
             try render(section.children, top: top)
         }
@@ -169,14 +175,13 @@ struct Renderer {
     /// Renders nodes with a value pushed on the context stack, as the innermost scope when it is an object
     /// (the previous innermost JSON object must already be lowered into ``scopes``).
     private mutating func render(_ nodes: [Node], innermost value: RenderValue) throws(TemplateError) {
-        stack.append(value)
+        if case .json(.object(let members)) = value {
+            try render(nodes, innermost: members)
+            return
+        }
+        stack.append(.value(value))
         defer { stack.removeLast() }
-        switch value {
-        case .json(.object(let members)):
-            let scope = JSONScope(members, names: names, slots: &slots)
-            defer { scope.release(&slots) }
-            try render(nodes, top: scope)
-        case .template(.context(let context)):
+        if case .template(.context(let context)) = value {
             scopes.append(.context(contexts.count))
             contexts.append(context)
             defer {
@@ -184,8 +189,27 @@ struct Renderer {
                 contexts.removeLast()
             }
             try render(nodes, top: nil)
-        default:
+        } else {
             try render(nodes, top: nil)
         }
     }
+
+    /// Renders nodes with a JSON object pushed on the context stack as the innermost scope (the previous
+    /// innermost JSON object must already be lowered into ``scopes``).
+    private mutating func render(_ nodes: [Node], innermost members: [String: JSONValue]) throws(TemplateError) {
+        stack.append(.top)
+        defer { stack.removeLast() }
+        let scope = JSONScope(members, names: names, slots: &slots)
+        defer { scope.release(&slots) }
+        try render(nodes, top: scope)
+    }
+}
+
+/// An entry of the context stack, which the implicit iterator `.` reads.
+enum StackEntry {
+    /// A value pushed by a section.
+    case value(RenderValue)
+    /// A JSON object pushed by a section, which is the innermost scope (`top`) while it is on top of the
+    /// stack: not copied again here.
+    case top
 }
