@@ -38,13 +38,29 @@ extension Renderer {
         case .unquoted: HTMLEscaping.appendUnquoted(text, to: &output)
         case .script: HTMLEscaping.appendScript(text, to: &output)
         case .url(let part, let unquoted):
-            let safe: String
+            // Each branch writes `text` itself, not a copy of it.
             switch part {
-            case .start: safe = HTMLEscaping.isSafeURL(text) ? text : HTMLEscaping.harmlessURL
-            case .continuation: safe = HTMLEscaping.isSafeURLContinuation(text) ? text : ""
-            case .sourceSet: safe = HTMLEscaping.isSafeSourceSet(text) ? text : HTMLEscaping.harmlessURL
+            case .start:
+                if HTMLEscaping.isSafeURL(text) {
+                    writeURL(text, unquoted: unquoted)
+                } else {
+                    writeURL(HTMLEscaping.harmlessURL, unquoted: unquoted)
+                }
+            case .continuation:
+                if HTMLEscaping.isSafeURLContinuation(text) { writeURL(text, unquoted: unquoted) }
+            case .sourceSet:
+                if HTMLEscaping.isSafeSourceSet(text) {
+                    writeURL(text, unquoted: unquoted)
+                } else {
+                    writeURL(HTMLEscaping.harmlessURL, unquoted: unquoted)
+                }
             }
-            if unquoted { HTMLEscaping.appendUnquoted(safe, to: &output) } else { HTMLEscaping.append(safe, to: &output) }
         }
+    }
+
+    /// Writes a checked URL, escaped for a quoted or unquoted attribute value.
+    @inline(__always)
+    private mutating func writeURL(_ url: String, unquoted: Bool) {
+        if unquoted { HTMLEscaping.appendUnquoted(url, to: &output) } else { HTMLEscaping.append(url, to: &output) }
     }
 }
