@@ -1,14 +1,29 @@
 /// One piece of a compiled template. A template compiles once into a tree of these and is rendered many times.
+///
+/// A node refers to its class without owning it: the template's ``NodeArena`` owns every node it compiled,
+/// and nodes are only reached through their template, which a render holds from start to end. So a node
+/// is a plain value, and visiting one during a render retains and releases nothing.
 enum Node: Sendable {
-    case text(TextNode)
-    case variable(VariableNode)
-    case section(SectionNode)
-    case partial(PartialNode)
-    case parent(ParentNode)
-    case block(BlockNode)
+    case text(Unmanaged<TextNode>)
+    case variable(Unmanaged<VariableNode>)
+    case section(Unmanaged<SectionNode>)
+    case partial(Unmanaged<PartialNode>)
+    case parent(Unmanaged<ParentNode>)
+    case block(Unmanaged<BlockNode>)
 }
 
-/// Static text, written as it is. (Nodes are classes so that visiting one costs a single retain.)
+/// Owns the nodes of one compiled template, which refer to each other unowned (see ``Node``).
+struct NodeArena: Sendable {
+    private var nodes: [any AnyObject & Sendable] = []
+
+    /// Keeps a node for as long as the arena lives, and gives the unowned reference nodes hold.
+    mutating func keep<Kind: AnyObject & Sendable>(_ node: Kind) -> Unmanaged<Kind> {
+        nodes.append(node)
+        return .passUnretained(node)
+    }
+}
+
+/// Static text, written as it is.
 final class TextNode: Sendable {
     let text: String
     /// Whether the text contains a newline (indented partials then need the slow path).
@@ -42,6 +57,8 @@ final class VariableNode: Sendable {
     let rule: OutputRule
     /// The text that follows the tag; empty when another tag or the end follows.
     let after: String
+    /// Whether ``after`` is not empty.
+    let hasAfter: Bool
     let afterHasNewline: Bool
     let afterEndsWithNewline: Bool
     let afterLines: [String]
@@ -50,6 +67,7 @@ final class VariableNode: Sendable {
         self.name = name
         self.rule = rule
         self.after = after?.text ?? ""
+        self.hasAfter = !self.after.isEmpty
         self.afterHasNewline = after?.hasNewline ?? false
         self.afterEndsWithNewline = after?.endsWithNewline ?? false
         self.afterLines = after?.lines ?? []

@@ -22,7 +22,12 @@ struct Renderer {
     /// Block overrides, outermost parent first, each with the names of the template that wrote them: the
     /// first match wins, so the top-level template decides.
     var overrides: [(blocks: [String: BlockNode], names: NameTable)] = []
-    var indentation = ""
+    /// What standalone partials and blocks put before each line they write.
+    var indentation = "" {
+        didSet { isIndented = !indentation.isEmpty }
+    }
+    /// Whether ``indentation`` is not empty (asked at every node, so kept at hand).
+    private(set) var isIndented = false
     var atLineStart = false
     var depth = 0
     /// The root value when it is a JSON object: the first `top`.
@@ -71,40 +76,51 @@ struct Renderer {
 
     @inline(__always)
     private mutating func render(_ node: Node, top: JSONScope?) throws(TemplateError) {
+        // The template holds every node for the whole render, so the hot kinds are read without retaining.
         switch node {
         case .text(let text):
-            if indentation.isEmpty || !atLineStart && !text.hasNewline {
-                output.append(text.text)
-            } else {
-                writeIndented(text.lines)
-            }
-            atLineStart = text.endsWithNewline
+            text._withUnsafeGuaranteedRef { render($0) }
         case .variable(let variable):
-            if atLineStart {
-                if !indentation.isEmpty { output.append(indentation) }
-                atLineStart = false
-            }
-            if variable.name.isSimple {
-                writeValue(named: variable.name, variable.rule, top: top)
-            } else if let value = resolve(variable.name, top: top) {
-                write(value, variable.rule)
-            }
-            if !variable.after.isEmpty {
-                if indentation.isEmpty || !atLineStart && !variable.afterHasNewline {
-                    output.append(variable.after)
-                } else {
-                    writeIndented(variable.afterLines)
-                }
-                atLineStart = variable.afterEndsWithNewline
-            }
+            variable._withUnsafeGuaranteedRef { render($0, top: top) }
         case .section(let section):
-            try render(section, top: top)
+            try render(section.takeUnretainedValue(), top: top)
         case .partial(let partial):
-            try render(partial, top: top)
+            try render(partial.takeUnretainedValue(), top: top)
         case .parent(let parent):
-            try render(parent, top: top)
+            try render(parent.takeUnretainedValue(), top: top)
         case .block(let block):
-            try render(block, top: top)
+            try render(block.takeUnretainedValue(), top: top)
+        }
+    }
+
+    @inline(__always)
+    private mutating func render(_ text: TextNode) {
+        if !isIndented || !atLineStart && !text.hasNewline {
+            output.append(text.text)
+        } else {
+            writeIndented(text.lines)
+        }
+        atLineStart = text.endsWithNewline
+    }
+
+    @inline(__always)
+    private mutating func render(_ variable: VariableNode, top: JSONScope?) {
+        if atLineStart {
+            if isIndented { output.append(indentation) }
+            atLineStart = false
+        }
+        if variable.name.isSimple {
+            writeValue(named: variable.name, variable.rule, top: top)
+        } else if let value = resolve(variable.name, top: top) {
+            write(value, variable.rule)
+        }
+        if variable.hasAfter {
+            if !isIndented || !atLineStart && !variable.afterHasNewline {
+                output.append(variable.after)
+            } else {
+                writeIndented(variable.afterLines)
+            }
+            atLineStart = variable.afterEndsWithNewline
         }
     }
 

@@ -25,8 +25,8 @@ public struct Template: Sendable {
         var compiler = try TemplateCompiler(source, name: name, escaping: escaping)
         let nodes = try compiler.compile()
         compiled = CompiledTemplate(
-            name: name, source: source, escaping: escaping, nodes: nodes, names: compiler.names.table(),
-            references: compiler.references)
+            name: name, source: source, escaping: escaping, nodes: nodes, arena: compiler.arena,
+            names: compiler.names.table(), references: compiler.references)
     }
 
     /// Compiles a template whose partials and parents must all exist in `partials`.
@@ -66,16 +66,22 @@ final class CompiledTemplate: Sendable {
     let source: String
     let escaping: TemplateEscaping
     let nodes: [Node]
+    /// Owns every node of ``nodes``, which hold each other unowned.
+    let arena: NodeArena
     /// The names its nodes look up, by the numbers their ``Name/slot`` holds.
     let names: NameTable
     let references: [TemplateReference]
     let sizeHint: SizeHint
 
-    init(name: String, source: String, escaping: TemplateEscaping, nodes: [Node], names: NameTable, references: [TemplateReference]) {
+    init(
+        name: String, source: String, escaping: TemplateEscaping, nodes: [Node], arena: NodeArena, names: NameTable,
+        references: [TemplateReference]
+    ) {
         self.name = name
         self.source = source
         self.escaping = escaping
         self.nodes = nodes
+        self.arena = arena
         self.names = names
         self.references = references
         self.sizeHint = SizeHint(initial: source.utf8.count + source.utf8.count / 2 + 64)
