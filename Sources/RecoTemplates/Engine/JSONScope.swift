@@ -11,11 +11,11 @@ struct JSONScope {
     /// The table the slots follow (that of the template that pushed the object); nil when not matched.
     let names: ObjectIdentifier?
 
-    /// Makes a scope of an object, matching its keys to `names` into new slots at the end of `slots` (unless
-    /// the object is too large for that to pay).
-    init(_ members: [String: JSONValue], names table: NameTable, slots: inout ScopeSlots) {
+    /// Makes a scope of an object, matching its keys to `names` into a new run of slots (unless the object
+    /// is too large for that to pay for the `lookups` names the scope's nodes look up).
+    init(_ members: [String: JSONValue], names table: NameTable, lookups: Int, slots: inout ScopeSlots) {
         self.members = members
-        guard table.isWorthMatching(keyCount: members.count) else {
+        guard table.isWorthMatching(keyCount: members.count, lookups: lookups) else {
             base = -1
             names = nil
             return

@@ -33,10 +33,12 @@ final class NameTable: Sendable {
     /// How many names there are: the size of a scope's slots.
     var count: Int { names.count }
 
-    /// Whether matching an object of this many keys is worth it: it costs a pass over every key, which pays
-    /// when the template looks up a fair share of them; a huge object is looked up by hashing instead.
-    func isWorthMatching(keyCount: Int) -> Bool {
-        !names.isEmpty && keyCount <= 4 * names.count + 32
+    /// Whether matching an object's keys is worth it, for a scope whose nodes look up `lookups` names: it
+    /// costs a pass over every key, about a third of a hashed lookup per key, so it pays unless the object
+    /// has many more keys than the template asks for (a vendor product with a hundred fields rendered by a
+    /// template that shows three is looked up by hashing).
+    func isWorthMatching(keyCount: Int, lookups: Int) -> Bool {
+        !names.isEmpty && keyCount <= 3 * lookups + 4
     }
 
     /// Writes, for every name, the index of its key in `members` into `slots[base + number]`, or nil when
@@ -68,9 +70,12 @@ final class NameTable: Sendable {
     struct Builder {
         private var numbers: [String: Int] = [:]
         private var names: [String] = []
+        /// How many names were met so far, counting repeats: the lookups the nodes compiled so far make.
+        private(set) var lookups = 0
 
         /// The name's number, given when it is first met.
         mutating func slot(for name: String) -> Int {
+            lookups += 1
             if let number = numbers[name] { return number }
             numbers[name] = names.count
             names.append(name)

@@ -79,11 +79,14 @@ final class SectionNode: Sendable {
     let name: Name
     let inverted: Bool
     let children: [Node]
+    /// How many names the children look up (each time they are rendered, not counting partials').
+    let lookups: Int
 
-    init(name: Name, inverted: Bool, children: [Node]) {
+    init(name: Name, inverted: Bool, children: [Node], lookups: Int) {
         self.name = name
         self.inverted = inverted
         self.children = children
+        self.lookups = lookups
     }
 }
 

@@ -37,7 +37,8 @@ struct Renderer {
 
     static let depthLimit = 200
 
-    init(root: TemplateValue, names: NameTable, library: TemplateLibrary?, capacity: Int) {
+    /// Starts a render of a template whose names are `names`, which makes `lookups` name lookups.
+    init(root: TemplateValue, names: NameTable, lookups: Int, library: TemplateLibrary?, capacity: Int) {
         output = ""
         output.reserveCapacity(capacity)
         stack = [.value(.template(root))]
@@ -52,7 +53,7 @@ struct Renderer {
         self.missingPartials = library?.missingPartials ?? .error
         // A JSON object at the root is recognised once, here; below it, JSON data stays JSON.
         if case .context(let context) = root, let json = context as? JSONValue, case .object(let members) = json {
-            self.root = JSONScope(members, names: names, slots: &slots)
+            self.root = JSONScope(members, names: names, lookups: lookups, slots: &slots)
         } else if case .context(let context) = root {
             scopes.append(.context(0))
             contexts.append(context)
@@ -147,7 +148,9 @@ struct Renderer {
             let lowered = lower(top)
             defer { if lowered { raise() } }
             try elements.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
-                for index in buffer.indices { try render(section.children, innermost: .template(buffer[index])) }
+                for index in buffer.indices {
+                    try render(section.children, innermost: .template(buffer[index]), lookups: section.lookups)
+                }
             }
         case .json(.array(let elements)):
             let lowered = lower(top)
@@ -155,16 +158,16 @@ struct Renderer {
             try elements.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
                 for index in buffer.indices {
                     if case .object(let members) = buffer[index] {
-                        try render(section.children, innermost: members)
+                        try render(section.children, innermost: members, lookups: section.lookups)
                     } else {
-                        try render(section.children, innermost: .json(buffer[index]))
+                        try render(section.children, innermost: .json(buffer[index]), lookups: section.lookups)
                     }
                 }
             }
         case .template(.context), .json(.object):
             let lowered = lower(top)
             defer { if lowered { raise() } }
-            try render(section.children, innermost: value)
+            try render(section.children, innermost: value, lookups: section.lookups)
         default:
             // Not an object: names are still looked up where they were.
             stack.append(.value(value))
@@ -189,10 +192,11 @@ struct Renderer {
     }
 
     /// Renders nodes with a value pushed on the context stack, as the innermost scope when it is an object
-    /// (the previous innermost JSON object must already be lowered into ``scopes``).
-    private mutating func render(_ nodes: [Node], innermost value: RenderValue) throws(TemplateError) {
+    /// (the previous innermost JSON object must already be lowered into ``scopes``). `lookups` is how many
+    /// names the nodes look up (see ``NameTable/isWorthMatching(keyCount:lookups:)``).
+    private mutating func render(_ nodes: [Node], innermost value: RenderValue, lookups: Int) throws(TemplateError) {
         if case .json(.object(let members)) = value {
-            try render(nodes, innermost: members)
+            try render(nodes, innermost: members, lookups: lookups)
             return
         }
         stack.append(.value(value))
@@ -212,10 +216,12 @@ struct Renderer {
 
     /// Renders nodes with a JSON object pushed on the context stack as the innermost scope (the previous
     /// innermost JSON object must already be lowered into ``scopes``).
-    private mutating func render(_ nodes: [Node], innermost members: [String: JSONValue]) throws(TemplateError) {
+    private mutating func render(
+        _ nodes: [Node], innermost members: [String: JSONValue], lookups: Int
+    ) throws(TemplateError) {
         stack.append(.top)
         defer { stack.removeLast() }
-        let scope = JSONScope(members, names: names, slots: &slots)
+        let scope = JSONScope(members, names: names, lookups: lookups, slots: &slots)
         defer { scope.release(&slots) }
         try render(nodes, top: scope)
     }

@@ -26,7 +26,7 @@ public struct Template: Sendable {
         let nodes = try compiler.compile()
         compiled = CompiledTemplate(
             name: name, source: source, escaping: escaping, nodes: nodes, arena: compiler.arena,
-            names: compiler.names.table(), references: compiler.references)
+            names: compiler.names.table(), lookups: compiler.names.lookups, references: compiler.references)
     }
 
     /// Compiles a template whose partials and parents must all exist in `partials`.
@@ -53,7 +53,8 @@ public struct Template: Sendable {
     /// - Throws: ``TemplateError`` when a partial or parent cannot be found (unless the library renders
     ///   missing partials as empty), or partials include each other without end.
     public func render(_ value: TemplateValue, partials: TemplateLibrary? = nil) throws(TemplateError) -> String {
-        var renderer = Renderer(root: value, names: compiled.names, library: partials, capacity: compiled.sizeHint.value)
+        var renderer = Renderer(
+            root: value, names: compiled.names, lookups: compiled.lookups, library: partials, capacity: compiled.sizeHint.value)
         try renderer.render(compiled.nodes)
         compiled.sizeHint.record(renderer.output.utf8.count)
         return renderer.output
@@ -70,12 +71,14 @@ final class CompiledTemplate: Sendable {
     let arena: NodeArena
     /// The names its nodes look up, by the numbers their ``Name/slot`` holds.
     let names: NameTable
+    /// How many names its nodes look up (counting repeats, not counting partials').
+    let lookups: Int
     let references: [TemplateReference]
     let sizeHint: SizeHint
 
     init(
         name: String, source: String, escaping: TemplateEscaping, nodes: [Node], arena: NodeArena, names: NameTable,
-        references: [TemplateReference]
+        lookups: Int, references: [TemplateReference]
     ) {
         self.name = name
         self.source = source
@@ -83,6 +86,7 @@ final class CompiledTemplate: Sendable {
         self.nodes = nodes
         self.arena = arena
         self.names = names
+        self.lookups = lookups
         self.references = references
         self.sizeHint = SizeHint(initial: source.utf8.count + source.utf8.count / 2 + 64)
     }

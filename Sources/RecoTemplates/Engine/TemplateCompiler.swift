@@ -64,9 +64,12 @@ struct TemplateCompiler {
                 nodes.append(.variable(arena.keep(VariableNode(name: Name(token.name, in: &names), rule: rule))))
             case .section, .inverted:
                 flush()
+                let before = names.lookups
                 let children = try build((index + 1)..<token.partner)
-                nodes.append(
-                    .section(arena.keep(SectionNode(name: Name(token.name, in: &names), inverted: token.kind == .inverted, children: children))))
+                let lookups = names.lookups - before
+                let section = SectionNode(
+                    name: Name(token.name, in: &names), inverted: token.kind == .inverted, children: children, lookups: lookups)
+                nodes.append(.section(arena.keep(section)))
                 index = token.partner
             case .partial:
                 flush()
