@@ -26,6 +26,8 @@ struct NodeArena: Sendable {
 /// Static text, written as it is.
 final class TextNode: Sendable {
     let text: String
+    /// Whether the text is all ASCII (written the quick way, see ``Output``).
+    let isASCII: Bool
     /// Whether the text contains a newline (indented partials then need the slow path).
     let hasNewline: Bool
     /// Whether the text ends with a newline (the next line starts after it).
@@ -35,6 +37,7 @@ final class TextNode: Sendable {
 
     init(text: String, hasNewline: Bool, endsWithNewline: Bool) {
         self.text = text
+        self.isASCII = text.utf8.allSatisfy { $0 < 0x80 }
         self.hasNewline = hasNewline
         self.endsWithNewline = endsWithNewline
         var lines: [String] = []
@@ -59,6 +62,8 @@ final class VariableNode: Sendable {
     let after: String
     /// Whether ``after`` is not empty.
     let hasAfter: Bool
+    /// Whether ``after`` is all ASCII.
+    let afterIsASCII: Bool
     let afterHasNewline: Bool
     let afterEndsWithNewline: Bool
     let afterLines: [String]
@@ -68,6 +73,7 @@ final class VariableNode: Sendable {
         self.rule = rule
         self.after = after?.text ?? ""
         self.hasAfter = !self.after.isEmpty
+        self.afterIsASCII = after?.isASCII ?? true
         self.afterHasNewline = after?.hasNewline ?? false
         self.afterEndsWithNewline = after?.endsWithNewline ?? false
         self.afterLines = after?.lines ?? []

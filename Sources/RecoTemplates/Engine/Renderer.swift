@@ -4,7 +4,7 @@ import RecoKit
 /// the indentation of standalone partials. Created per render, so renders share nothing mutable.
 struct Renderer {
     /// The text written so far.
-    var output: String
+    var output: Output
     /// The context stack, every value (the implicit iterator `.` reads the top).
     var stack: [StackEntry]
     /// The objects of the context stack below the innermost JSON object (which is passed down the render
@@ -39,8 +39,7 @@ struct Renderer {
 
     /// Starts a render of a template whose names are `names`, which makes `lookups` name lookups.
     init(root: TemplateValue, names: NameTable, lookups: Int, library: TemplateLibrary?, capacity: Int) {
-        output = ""
-        output.reserveCapacity(capacity)
+        output = Output(capacity: capacity)
         stack = [.value(.template(root))]
         stack.reserveCapacity(16)
         scopes = []
@@ -97,7 +96,7 @@ struct Renderer {
     @inline(__always)
     private mutating func render(_ text: TextNode) {
         if !isIndented || !atLineStart && !text.hasNewline {
-            output.append(text.text)
+            if text.isASCII { output.write(ascii: text.text) } else { output.write(text.text) }
         } else {
             writeIndented(text.lines)
         }
@@ -107,7 +106,7 @@ struct Renderer {
     @inline(__always)
     private mutating func render(_ variable: VariableNode, top: JSONScope?) {
         if atLineStart {
-            if isIndented { output.append(indentation) }
+            if isIndented { output.write(indentation) }
             atLineStart = false
         }
         if variable.name.isSimple {
@@ -117,7 +116,7 @@ struct Renderer {
         }
         if variable.hasAfter {
             if !isIndented || !atLineStart && !variable.afterHasNewline {
-                output.append(variable.after)
+                if variable.afterIsASCII { output.write(ascii: variable.after) } else { output.write(variable.after) }
             } else {
                 writeIndented(variable.afterLines)
             }
@@ -128,8 +127,8 @@ struct Renderer {
     /// Writes static text with the current indentation at the start of each line.
     private mutating func writeIndented(_ lines: [String]) {
         for line in lines {
-            if atLineStart { output.append(indentation) }
-            output.append(line)
+            if atLineStart { output.write(indentation) }
+            output.write(line)
             atLineStart = line.utf8.last == 0x0A
         }
     }

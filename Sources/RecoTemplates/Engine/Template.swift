@@ -56,8 +56,9 @@ public struct Template: Sendable {
         var renderer = Renderer(
             root: value, names: compiled.names, lookups: compiled.lookups, library: partials, capacity: compiled.sizeHint.value)
         try renderer.render(compiled.nodes)
-        compiled.sizeHint.record(renderer.output.utf8.count)
-        return renderer.output
+        let text = renderer.output.finish()
+        compiled.sizeHint.record(text.utf8.count)
+        return text
     }
 }
 

@@ -33,10 +33,10 @@ extension Renderer {
     @inline(__always)
     mutating func write(_ text: String, _ rule: OutputRule) {
         switch rule {
-        case .raw: output.append(text)
-        case .text: HTMLEscaping.append(text, to: &output)
-        case .unquoted: HTMLEscaping.appendUnquoted(text, to: &output)
-        case .script: HTMLEscaping.appendScript(text, to: &output)
+        case .raw: output.write(text)
+        case .text: output.write(escaping: text, unquoted: false)
+        case .unquoted: output.write(escaping: text, unquoted: true)
+        case .script: output.write { HTMLEscaping.appendScript(text, to: &$0) }
         case .url(let part, let unquoted):
             // Each branch writes `text` itself, not a copy of it.
             switch part {
@@ -61,6 +61,6 @@ extension Renderer {
     /// Writes a checked URL, escaped for a quoted or unquoted attribute value.
     @inline(__always)
     private mutating func writeURL(_ url: String, unquoted: Bool) {
-        if unquoted { HTMLEscaping.appendUnquoted(url, to: &output) } else { HTMLEscaping.append(url, to: &output) }
+        output.write(escaping: url, unquoted: unquoted)
     }
 }
