@@ -9,16 +9,20 @@
 struct Output {
     /// What is written, up to the bytes still waiting in ``pending``.
     private var text = ""
-    /// ASCII bytes written since the last move into ``text``: the first ``pendingCount`` bytes (the buffer
-    /// is allocated once, at its full size, and grows when needed).
+    /// ASCII bytes written since the last move into ``text``: the first ``pendingCount`` bytes. The buffer
+    /// is made once per render; when it is full, its bytes move into ``text``.
     private var pending: [UInt8]
     private var pendingCount = 0
     /// How large the whole text is expected to be.
     private let capacity: Int
 
+    /// The size of the byte buffer: large enough that moving bytes into the string is rare, small enough
+    /// to be cheap to make.
+    private static let bufferSize = 2048
+
     init(capacity: Int) {
         self.capacity = capacity
-        pending = [UInt8](repeating: 0, count: max(capacity, 64))
+        pending = [UInt8](repeating: 0, count: min(max(capacity, 64), Self.bufferSize))
     }
 
     /// Writes text known to be ASCII (as the static text of a template mostly is, checked when compiled).
@@ -78,9 +82,12 @@ struct Output {
     @inline(__always)
     private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
-        let end = pendingCount + bytes.count
-        if end > pending.count { pending.append(contentsOf: repeatElement(0, count: max(end - pending.count, pending.count))) }
+        if pendingCount + bytes.count > pending.count {
+            moveIntoText()
+            if bytes.count > pending.count { pending.append(contentsOf: repeatElement(0, count: bytes.count - pending.count)) }
+        }
         let start = pendingCount
+        let end = start + bytes.count
         pending.withUnsafeMutableBufferPointer { target in
             (target.baseAddress! + start).update(from: source, count: bytes.count)
         }
