@@ -35,12 +35,11 @@ public enum HTMLEscaping {
 
     private static func append(_ text: String, mask: UInt64, backquote: Bool, to output: inout String) {
         let utf8 = text.utf8
-        let firstEscape: Int? =
+        let found: Int? =
             utf8.withContiguousStorageIfAvailable { bytes in
-                for index in 0..<bytes.count where needsEscape(bytes[index], mask, backquote) { return index }
-                return -1
+                firstEscape(in: bytes, from: 0, mask: mask, backquote: backquote) ?? -1
             } ?? 0
-        guard let first = firstEscape, first >= 0 else {
+        guard let first = found, first >= 0 else {
             output.append(text)
             return
         }

@@ -51,7 +51,7 @@ struct Output {
         let written = string.utf8.withContiguousStorageIfAvailable { (bytes) -> Bool in
             guard Self.isASCII(bytes) else { return false }
             var runStart = 0
-            for index in 0..<bytes.count where HTMLEscaping.needsEscape(bytes[index], mask, unquoted) {
+            while let index = HTMLEscaping.firstEscape(in: bytes, from: runStart, mask: mask, backquote: unquoted) {
                 append(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 let (packed, count) = HTMLEscaping.packedEntity(bytes[index])
                 withUnsafeBytes(of: packed.littleEndian) { append(UnsafeBufferPointer(rebasing: $0.bindMemory(to: UInt8.self)[..<count])) }
