@@ -40,6 +40,7 @@ struct Output {
         }
         if written != true {
             moveIntoText()
+            prepareText()
             text.append(string)
         }
     }
@@ -62,6 +63,7 @@ struct Output {
         }
         if written != true {
             moveIntoText()
+            prepareText()
             if unquoted { HTMLEscaping.appendUnquoted(string, to: &text) } else { HTMLEscaping.append(string, to: &text) }
         }
     }
@@ -69,6 +71,7 @@ struct Output {
     /// Writes through a function that appends to a string (for the rare rules that have no byte path).
     mutating func write(_ body: (inout String) -> Void) {
         moveIntoText()
+        prepareText()
         body(&text)
     }
 
@@ -94,6 +97,11 @@ struct Output {
         pendingCount = end
     }
 
+    /// Gives ``text`` the capacity the whole text needs before the first string is appended to it.
+    private mutating func prepareText() {
+        if text.isEmpty { text.reserveCapacity(capacity) }
+    }
+
     /// Moves the waiting bytes into ``text``: the first time into a string made with the capacity the
     /// whole text needs, later by appending a string of them.
     private mutating func moveIntoText() {
@@ -115,7 +123,7 @@ struct Output {
 
     /// Whether every byte is ASCII, eight at a time.
     @inline(__always)
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let raw = UnsafeRawPointer(base)
         var index = 0
