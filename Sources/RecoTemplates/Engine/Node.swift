@@ -54,7 +54,7 @@ final class TextNode: Sendable {
 }
 
 /// `{{name}}`, `{{{name}}}` or `{{& name}}`, and the static text right after it, if any. The text is kept
-/// in this node, field by field as in ``TextNode``, so that a render visits (and retains) one node for both.
+/// in this node, field by field as in ``TextNode``, so that a render visits one node for both.
 final class VariableNode: Sendable {
     let name: Name
     let rule: OutputRule

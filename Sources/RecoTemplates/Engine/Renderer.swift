@@ -17,7 +17,7 @@ struct Renderer {
     var contexts: [any TemplateContext]
     /// The slots of the JSON scopes whose keys were matched to a template's names (see ``JSONScope``).
     var slots = ScopeSlots()
-    /// The names of the template whose nodes are being rendered, which the ``Name/slot`` of its names number.
+    /// The names of the template whose nodes are being rendered: a ``Name/slot`` is a number in this table.
     var names: NameTable
     /// Block overrides, outermost parent first, each with the names of the template that wrote them: the
     /// first match wins, so the top-level template decides.
@@ -68,7 +68,7 @@ struct Renderer {
     /// that looking a name up in it retains nothing (``scopes`` holds the ones below it); nil when the
     /// innermost scope is another kind of object, or there is none.
     mutating func render(_ nodes: [Node], top: JSONScope?) throws(TemplateError) {
-        // Through a buffer pointer, so that visiting a node does not retain and release it.
+        // Through a buffer pointer, so that reading a node does not retain and release the array.
         try nodes.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
             for index in buffer.indices { try render(buffer[index], top: top) }
         }
