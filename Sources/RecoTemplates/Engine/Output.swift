@@ -6,6 +6,9 @@
 /// one piece when a non-ASCII piece comes (which is appended to the string as it is) or the render ends.
 /// Moving bytes into a string validates them as UTF-8, which for ASCII is a quick check; keeping non-ASCII
 /// text out of the buffer keeps it so.
+///
+/// Each non-ASCII piece costs a move, though, so when they come thick (text in Turkish or Russian
+/// throughout), the output goes back to appending every piece to the string, as a plain builder would.
 struct Output {
     /// What is written, up to the bytes still waiting in ``pending``.
     private var text = ""
@@ -15,6 +18,11 @@ struct Output {
     private var pendingCount = 0
     /// How large the whole text is expected to be.
     private let capacity: Int
+    /// Whether every piece now goes straight to ``text`` (see ``readyText(for:)``).
+    private var isDirect = false
+    /// Bytes written so far (counted when they reach ``text``), and how many pieces were non-ASCII.
+    private var writtenCount = 0
+    private var nonASCIICount = 0
 
     /// The size of the byte buffer: large enough that moving bytes into the string is rare, small enough
     /// to be cheap to make.
@@ -28,44 +36,44 @@ struct Output {
     /// Writes text known to be ASCII (as the static text of a template mostly is, checked when compiled).
     @inline(__always)
     mutating func write(ascii string: String) {
-        string.utf8.withContiguousStorageIfAvailable { append($0) } ?? write(string)
+        if isDirect || string.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
+            appendToText(string)
+        }
     }
 
     /// Writes text as it is.
     mutating func write(_ string: String) {
-        let written = string.utf8.withContiguousStorageIfAvailable { (bytes) -> Bool in
-            guard Self.isASCII(bytes) else { return false }
-            append(bytes)
-            return true
+        if !isDirect {
+            let written = string.utf8.withContiguousStorageIfAvailable { (bytes) -> Bool in
+                guard Self.isASCII(bytes) else { return false }
+                append(bytes)
+                return true
+            }
+            if written == true { return }
         }
-        if written != true {
-            moveIntoText()
-            prepareText()
-            text.append(string)
-        }
+        appendToText(string)
     }
 
     /// Writes text escaped for HTML text and quoted attribute values, or with `unquoted` for unquoted
     /// attribute values, exactly as ``HTMLEscaping/append(_:to:)`` and ``HTMLEscaping/appendUnquoted(_:to:)``.
     mutating func write(escaping string: String, unquoted: Bool) {
-        let mask = unquoted ? HTMLEscaping.unquotedMask : HTMLEscaping.textMask
-        let written = string.utf8.withContiguousStorageIfAvailable { (bytes) -> Bool in
-            guard Self.isASCII(bytes) else { return false }
-            var runStart = 0
-            while let index = HTMLEscaping.firstEscape(in: bytes, from: runStart, mask: mask, backquote: unquoted) {
-                append(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                let (packed, count) = HTMLEscaping.packedEntity(bytes[index])
-                withUnsafeBytes(of: packed.littleEndian) { append(UnsafeBufferPointer(rebasing: $0.bindMemory(to: UInt8.self)[..<count])) }
-                runStart = index + 1
+        if !isDirect {
+            let mask = unquoted ? HTMLEscaping.unquotedMask : HTMLEscaping.textMask
+            let written = string.utf8.withContiguousStorageIfAvailable { (bytes) -> Bool in
+                guard Self.isASCII(bytes) else { return false }
+                var runStart = 0
+                while let index = HTMLEscaping.firstEscape(in: bytes, from: runStart, mask: mask, backquote: unquoted) {
+                    append(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                    let (packed, count) = HTMLEscaping.packedEntity(bytes[index])
+                    withUnsafeBytes(of: packed.littleEndian) { append(UnsafeBufferPointer(rebasing: $0.bindMemory(to: UInt8.self)[..<count])) }
+                    runStart = index + 1
+                }
+                append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
+                return true
             }
-            append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
-            return true
+            if written == true { return }
         }
-        if written != true {
-            moveIntoText()
-            prepareText()
-            if unquoted { HTMLEscaping.appendUnquoted(string, to: &text) } else { HTMLEscaping.append(string, to: &text) }
-        }
+        appendToText(escaping: string, unquoted: unquoted)
     }
 
     /// Writes through a function that appends to a string (for the rare rules that have no byte path).
@@ -102,6 +110,30 @@ struct Output {
         if text.isEmpty { text.reserveCapacity(capacity) }
     }
 
+    /// Appends a piece to ``text`` directly (it is not ASCII, or pieces now all go there).
+    private mutating func appendToText(_ string: String) {
+        if !isDirect { readyText(for: string) }
+        text.append(string)
+    }
+
+    /// Appends a piece to ``text`` directly, escaped.
+    private mutating func appendToText(escaping string: String, unquoted: Bool) {
+        if !isDirect { readyText(for: string) }
+        if unquoted { HTMLEscaping.appendUnquoted(string, to: &text) } else { HTMLEscaping.append(string, to: &text) }
+    }
+
+    /// Readies ``text`` for a piece appended to it while pieces still go to the buffer (so a non-ASCII one),
+    /// and counts the piece: once non-ASCII pieces
+    /// come more often than one per hundred bytes (each costs about as much as a hundred bytes of
+    /// validation), every later piece goes straight to ``text``.
+    private mutating func readyText(for string: String) {
+        moveIntoText()
+        prepareText()
+        nonASCIICount += 1
+        writtenCount += string.utf8.count
+        if nonASCIICount >= 8, nonASCIICount * 100 > writtenCount { isDirect = true }
+    }
+
     /// Moves the waiting bytes into ``text``: the first time into a string made with the capacity the
     /// whole text needs, later by appending a string of them.
     private mutating func moveIntoText() {
@@ -118,6 +150,7 @@ struct Output {
                 text.append(String(decoding: bytes, as: UTF8.self))
             }
         }
+        writtenCount += count
         pendingCount = 0
     }
 
