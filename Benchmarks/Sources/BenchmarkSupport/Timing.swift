@@ -24,6 +24,33 @@ public struct Timing: Sendable {
         }
         return Timing(operationsPerSecond: best)
     }
+
+    /// Measures several bodies in alternation: every round runs each body for `minimumSeconds`, one after
+    /// the other, starting with a different body each round, so that load from other work on a shared
+    /// machine falls on all of them alike. Keeps each body's best round, as ``run(rounds:minimumSeconds:_:)``.
+    public static func interleaved(
+        rounds: Int = 5, minimumSeconds: Double = 0.4, _ bodies: [() throws -> Void]
+    ) throws -> [Timing] {
+        for body in bodies {
+            for _ in 0..<3 { try body() }
+        }
+        var best = [Double](repeating: 0, count: bodies.count)
+        for round in 0..<rounds {
+            for step in bodies.indices {
+                let which = (round + step) % bodies.count
+                var count = 0
+                let start = DispatchTime.now().uptimeNanoseconds
+                var elapsed = 0.0
+                repeat {
+                    try bodies[which]()
+                    count += 1
+                    elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                } while elapsed < minimumSeconds
+                best[which] = max(best[which], Double(count) / elapsed)
+            }
+        }
+        return best.map { Timing(operationsPerSecond: $0) }
+    }
 }
 
 /// A plain table printed to standard output.

@@ -63,11 +63,16 @@ let stencilOutput = try stencilTemplate.render(stencilContext)
 let carouselOutput = try widgetRenderer.render(carouselWidget, template: "carousel")
 precondition(!carouselOutput.contains("javascript:"), "a javascript: URL reached the built-in carousel")
 
-let handWritten = Timing.run { _ = HandWritten.render() }
-let recokit = try Timing.run { _ = try recoTemplate.render(recoValue) }
-let swiftMustache = Timing.run { _ = mustacheTemplate.render(mustacheData) }
-let stencil = try Timing.run { _ = try stencilTemplate.render(stencilContext) }
-let carousel = try Timing.run { _ = try widgetRenderer.render(carouselWidget, template: "carousel") }
+// Every renderer is measured in the same rounds, taking turns, so that load from other work on the machine
+// falls on all of them alike.
+let timings = try Timing.interleaved([
+    { _ = HandWritten.render() },
+    { _ = try recoTemplate.render(recoValue) },
+    { _ = mustacheTemplate.render(mustacheData) },
+    { _ = try stencilTemplate.render(stencilContext) },
+    { _ = try widgetRenderer.render(carouselWidget, template: "carousel") },
+])
+let (handWritten, recokit, swiftMustache, stencil, carousel) = (timings[0], timings[1], timings[2], timings[3], timings[4])
 
 print("Rendering one 24-product block (\(expected.utf8.count) bytes of HTML)")
 var table = Table("renderer", "renders/s", "µs/render", "RecoKit vs it", "same output")

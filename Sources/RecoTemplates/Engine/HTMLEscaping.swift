@@ -10,9 +10,9 @@ public enum HTMLEscaping {
     public static let harmlessURL = "about:invalid"
 
     /// Bytes escaped in text and quoted attribute values: `"` `&` `'` `<` `>`.
-    private static let textMask: UInt64 = 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
+    static let textMask: UInt64 = 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
     /// Also escaped in unquoted attribute values and inside tags: whitespace, `=`, and (below 64) nothing else.
-    private static let unquotedMask: UInt64 = textMask | 1 << 0x20 | 1 << 0x09 | 1 << 0x0A | 1 << 0x0C | 1 << 0x0D | 1 << 0x3D
+    static let unquotedMask: UInt64 = textMask | 1 << 0x20 | 1 << 0x09 | 1 << 0x0A | 1 << 0x0C | 1 << 0x0D | 1 << 0x3D
 
     /// The text escaped for HTML text and attribute values: `& < > " '` become entities.
     public static func escape(_ text: String) -> String {
@@ -35,12 +35,11 @@ public enum HTMLEscaping {
 
     private static func append(_ text: String, mask: UInt64, backquote: Bool, to output: inout String) {
         let utf8 = text.utf8
-        let firstEscape: Int? =
+        let found: Int? =
             utf8.withContiguousStorageIfAvailable { bytes in
-                for index in 0..<bytes.count where needsEscape(bytes[index], mask, backquote) { return index }
-                return -1
+                firstEscape(in: bytes, from: 0, mask: mask, backquote: backquote) ?? -1
             } ?? 0
-        guard let first = firstEscape, first >= 0 else {
+        guard let first = found, first >= 0 else {
             output.append(text)
             return
         }
@@ -80,14 +79,15 @@ public enum HTMLEscaping {
         }
     }
 
+    /// Whether a byte becomes an entity under `mask` (bytes below 64) and, if `backquote`, `` ` ``.
     @inline(__always)
-    private static func needsEscape(_ byte: UInt8, _ mask: UInt64, _ backquote: Bool) -> Bool {
+    static func needsEscape(_ byte: UInt8, _ mask: UInt64, _ backquote: Bool) -> Bool {
         byte < 64 ? (mask >> byte) & 1 != 0 : (backquote && byte == 0x60)
     }
 
     /// The entity for a byte, its bytes packed little-endian in an integer, and its length.
     @inline(__always)
-    private static func packedEntity(_ byte: UInt8) -> (bytes: UInt64, count: Int) {
+    static func packedEntity(_ byte: UInt8) -> (bytes: UInt64, count: Int) {
         switch byte {
         case 0x26: (pack("&amp;"), 5)
         case 0x3C: (pack("&lt;"), 4)

@@ -1,37 +1,33 @@
 /// One piece of a compiled template. A template compiles once into a tree of these and is rendered many times.
+///
+/// A node refers to its class without owning it: the template's ``NodeArena`` owns every node it compiled,
+/// and nodes are only reached through their template, which a render holds from start to end. So a node
+/// is a plain value, and visiting one during a render retains and releases nothing.
 enum Node: Sendable {
-    case text(TextNode)
-    case variable(VariableNode)
-    case section(SectionNode)
-    case partial(PartialNode)
-    case parent(ParentNode)
-    case block(BlockNode)
+    case text(Unmanaged<TextNode>)
+    case variable(Unmanaged<VariableNode>)
+    case section(Unmanaged<SectionNode>)
+    case partial(Unmanaged<PartialNode>)
+    case parent(Unmanaged<ParentNode>)
+    case block(Unmanaged<BlockNode>)
 }
 
-/// A name as written in a tag, split once at compile time: `.` or `product.price.amount`.
-struct Name: Sendable {
-    /// The name as written.
-    let text: String
-    /// The dot-separated parts (empty for the implicit iterator `.`).
-    let parts: [String]
-    /// The first part (lookups start with it).
-    let head: String
-    /// A name without dots (the common case, looked up directly).
-    let isSimple: Bool
+/// Owns the nodes of one compiled template, which refer to each other unowned (see ``Node``).
+struct NodeArena: Sendable {
+    private var nodes: [any AnyObject & Sendable] = []
 
-    init(_ text: String) {
-        self.text = text
-        self.parts = text == "." ? [] : text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        self.head = parts.first ?? ""
-        self.isSimple = parts.count == 1
+    /// Keeps a node for as long as the arena lives, and gives the unowned reference nodes hold.
+    mutating func keep<Kind: AnyObject & Sendable>(_ node: Kind) -> Unmanaged<Kind> {
+        nodes.append(node)
+        return .passUnretained(node)
     }
-
-    var isImplicit: Bool { parts.isEmpty }
 }
 
-/// Static text, written as it is. (Nodes are classes so that visiting one costs a single retain.)
+/// Static text, written as it is.
 final class TextNode: Sendable {
     let text: String
+    /// Whether the text is all ASCII (written the quick way, see ``Output``).
+    let isASCII: Bool
     /// Whether the text contains a newline (indented partials then need the slow path).
     let hasNewline: Bool
     /// Whether the text ends with a newline (the next line starts after it).
@@ -41,6 +37,7 @@ final class TextNode: Sendable {
 
     init(text: String, hasNewline: Bool, endsWithNewline: Bool) {
         self.text = text
+        self.isASCII = text.utf8.allSatisfy { $0 < 0x80 }
         self.hasNewline = hasNewline
         self.endsWithNewline = endsWithNewline
         var lines: [String] = []
@@ -57,12 +54,16 @@ final class TextNode: Sendable {
 }
 
 /// `{{name}}`, `{{{name}}}` or `{{& name}}`, and the static text right after it, if any. The text is kept
-/// in this node, field by field as in ``TextNode``, so that a render visits (and retains) one node for both.
+/// in this node, field by field as in ``TextNode``, so that a render visits one node for both.
 final class VariableNode: Sendable {
     let name: Name
     let rule: OutputRule
     /// The text that follows the tag; empty when another tag or the end follows.
     let after: String
+    /// Whether ``after`` is not empty.
+    let hasAfter: Bool
+    /// Whether ``after`` is all ASCII.
+    let afterIsASCII: Bool
     let afterHasNewline: Bool
     let afterEndsWithNewline: Bool
     let afterLines: [String]
@@ -71,6 +72,8 @@ final class VariableNode: Sendable {
         self.name = name
         self.rule = rule
         self.after = after?.text ?? ""
+        self.hasAfter = !self.after.isEmpty
+        self.afterIsASCII = after?.isASCII ?? true
         self.afterHasNewline = after?.hasNewline ?? false
         self.afterEndsWithNewline = after?.endsWithNewline ?? false
         self.afterLines = after?.lines ?? []
@@ -82,11 +85,14 @@ final class SectionNode: Sendable {
     let name: Name
     let inverted: Bool
     let children: [Node]
+    /// How many names the children look up (each time they are rendered, not counting partials').
+    let lookups: Int
 
-    init(name: Name, inverted: Bool, children: [Node]) {
+    init(name: Name, inverted: Bool, children: [Node], lookups: Int) {
         self.name = name
         self.inverted = inverted
         self.children = children
+        self.lookups = lookups
     }
 }
 

@@ -51,11 +51,11 @@ enum RenderValue {
     }
 }
 
-/// One object of the context stack, where names are looked up: where the renderer keeps it. (An index,
-/// so that reading a scope copies no dictionary or existential.)
+/// One object of the context stack below the innermost JSON object, where names are looked up: where the
+/// renderer keeps it. (An index, so that reading a scope copies no dictionary or existential.)
 enum Scope {
-    /// A JSON object, at this index of the renderer's JSON objects: members are read from its
-    /// dictionary, with no conversion.
+    /// A JSON object, at this index of the renderer's JSON objects (``JSONScope``): members are read from
+    /// its dictionary, with no conversion.
     case object(Int)
     /// Any other object, at this index of the renderer's contexts.
     case context(Int)

@@ -1,181 +1,141 @@
+import RecoKit
+
 /// One render in progress: the output buffer, the context stack, the blocks passed down by parents, and
 /// the indentation of standalone partials. Created per render, so renders share nothing mutable.
 struct Renderer {
     /// The text written so far.
-    var output: String
+    var output: Output
     /// The context stack, every value (the implicit iterator `.` reads the top).
-    private var stack: [RenderValue]
+    var stack: [StackEntry]
     /// The objects of the context stack below the innermost JSON object (which is passed down the render
     /// as `top`), where names are looked up next: kept apart so that a lookup asks each scope in place,
     /// without copying stack entries.
-    private var scopes: [Scope]
+    var scopes: [Scope]
     /// The JSON objects of the stack, which ``Scope/object(_:)`` points into.
-    private var objects: [[String: JSONValue]]
+    var objects: [JSONScope]
     /// The other objects of the stack, which ``Scope/context(_:)`` points into.
-    private var contexts: [any TemplateContext]
-    /// Block overrides, outermost parent first: the first match wins, so the top-level template decides.
-    private var overrides: [[String: BlockNode]] = []
-    private var indentation = ""
-    private var atLineStart = false
-    private var depth = 0
+    var contexts: [any TemplateContext]
+    /// The slots of the JSON scopes whose keys were matched to a template's names (see ``JSONScope``).
+    var slots = ScopeSlots()
+    /// The names of the template whose nodes are being rendered: a ``Name/slot`` is a number in this table.
+    var names: NameTable
+    /// Block overrides, outermost parent first, each with the names of the template that wrote them: the
+    /// first match wins, so the top-level template decides.
+    var overrides: [(blocks: [String: BlockNode], names: NameTable)] = []
+    /// What standalone partials and blocks put before each line they write.
+    var indentation = "" {
+        didSet { isIndented = !indentation.isEmpty }
+    }
+    /// Whether ``indentation`` is not empty (asked at every node, so kept at hand).
+    private(set) var isIndented = false
+    var atLineStart = false
+    var depth = 0
     /// The root value when it is a JSON object: the first `top`.
-    private let rootObject: [String: JSONValue]?
-    private let library: TemplateLibrary?
-    private let missingPartials: MissingPartials
+    private var root: JSONScope?
+    let library: TemplateLibrary?
+    let missingPartials: MissingPartials
 
     static let depthLimit = 200
 
-    init(root: TemplateValue, library: TemplateLibrary?, capacity: Int) {
-        output = ""
-        output.reserveCapacity(capacity)
-        stack = [.template(root)]
+    /// Starts a render of a template whose names are `names`, which makes `lookups` name lookups.
+    init(root: TemplateValue, names: NameTable, lookups: Int, library: TemplateLibrary?, capacity: Int) {
+        output = Output(capacity: capacity)
+        stack = [.value(.template(root))]
         stack.reserveCapacity(16)
         scopes = []
         scopes.reserveCapacity(16)
         objects = []
         objects.reserveCapacity(16)
         contexts = []
-        rootObject = Self.jsonObject(root)
-        if rootObject == nil, case .context(let context) = root {
+        self.names = names
+        self.library = library
+        self.missingPartials = library?.missingPartials ?? .error
+        // A JSON object at the root is recognised once, here; below it, JSON data stays JSON.
+        if case .context(let context) = root, let json = context as? JSONValue, case .object(let members) = json {
+            self.root = JSONScope(members, names: names, lookups: lookups, slots: &slots)
+        } else if case .context(let context) = root {
             scopes.append(.context(0))
             contexts.append(context)
         }
-        self.library = library
-        self.missingPartials = library?.missingPartials ?? .error
-    }
-
-    /// A JSON object at the root is recognised once, here; below it, JSON data stays JSON.
-    private static func jsonObject(_ root: TemplateValue) -> [String: JSONValue]? {
-        guard case .context(let context) = root, let json = context as? JSONValue, case .object(let members) = json else { return nil }
-        return members
     }
 
     /// Renders a template's nodes with the root value at the bottom of the stack.
     mutating func render(_ nodes: [Node]) throws(TemplateError) {
-        try render(nodes, top: rootObject)
+        try render(nodes, top: root)
     }
 
     /// Renders nodes. `top` is the innermost scope when it is a JSON object, passed down as an argument so
     /// that looking a name up in it retains nothing (``scopes`` holds the ones below it); nil when the
     /// innermost scope is another kind of object, or there is none.
-    private mutating func render(_ nodes: [Node], top: [String: JSONValue]?) throws(TemplateError) {
-        // Through a buffer pointer, so that visiting a node does not retain and release it.
+    mutating func render(_ nodes: [Node], top: JSONScope?) throws(TemplateError) {
+        // Through a buffer pointer, so that reading a node does not retain and release the array.
         try nodes.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
             for index in buffer.indices { try render(buffer[index], top: top) }
         }
     }
 
     @inline(__always)
-    private mutating func render(_ node: Node, top: [String: JSONValue]?) throws(TemplateError) {
+    private mutating func render(_ node: Node, top: JSONScope?) throws(TemplateError) {
+        // The template holds every node for the whole render, so the hot kinds are read without retaining.
         switch node {
         case .text(let text):
-            if indentation.isEmpty || !atLineStart && !text.hasNewline {
-                output.append(text.text)
-            } else {
-                writeIndented(text.lines)
-            }
-            atLineStart = text.endsWithNewline
+            text._withUnsafeGuaranteedRef { render($0) }
         case .variable(let variable):
-            if atLineStart {
-                if !indentation.isEmpty { output.append(indentation) }
-                atLineStart = false
-            }
-            if variable.name.isSimple {
-                writeValue(named: variable.name.head, variable.rule, top: top)
-            } else if let value = resolve(variable.name, top: top) {
-                write(value, variable.rule)
-            }
-            if !variable.after.isEmpty {
-                if indentation.isEmpty || !atLineStart && !variable.afterHasNewline {
-                    output.append(variable.after)
-                } else {
-                    writeIndented(variable.afterLines)
-                }
-                atLineStart = variable.afterEndsWithNewline
-            }
+            variable._withUnsafeGuaranteedRef { render($0, top: top) }
         case .section(let section):
-            try render(section, top: top)
+            try render(section.takeUnretainedValue(), top: top)
         case .partial(let partial):
-            try render(partial, top: top)
+            try render(partial.takeUnretainedValue(), top: top)
         case .parent(let parent):
-            try render(parent, top: top)
+            try render(parent.takeUnretainedValue(), top: top)
         case .block(let block):
-            try render(block, top: top)
+            try render(block.takeUnretainedValue(), top: top)
         }
     }
 
-    // MARK: Values
-
-    /// Looks a name up: the first part down the context stack, the other parts inside what it found.
     @inline(__always)
-    private func resolve(_ name: Name, top: [String: JSONValue]?) -> RenderValue? {
-        if name.isImplicit { return stack.last }
-        var index = scopes.count - 1
-        if let top {
-            if let member = top[name.head] {
-                return name.isSimple ? .json(member) : RenderValue.json(member).descending(name.parts)
-            }
+    private mutating func render(_ text: TextNode) {
+        if !isIndented || !atLineStart && !text.hasNewline {
+            if text.isASCII { output.write(ascii: text.text) } else { output.write(text.text) }
+        } else {
+            writeIndented(text.lines)
         }
-        while index >= 0 {
-            if let value = lookUp(name.head, in: index) {
-                return name.isSimple ? value : value.descending(name.parts)
-            }
-            index -= 1
-        }
-        return nil
+        atLineStart = text.endsWithNewline
     }
 
-    /// Asks one scope of the stack for a key, in place (an array subscript would copy a context first).
     @inline(__always)
-    private func lookUp(_ key: String, in index: Int) -> RenderValue? {
-        switch scopes[index] {
-        case .object(let position):
-            objects.withUnsafeBufferPointer { $0[position][key] }.map(RenderValue.json)
-        case .context(let position):
-            contexts.withUnsafeBufferPointer { $0[position].value(forKey: key) }.map(RenderValue.template)
+    private mutating func render(_ variable: VariableNode, top: JSONScope?) {
+        if atLineStart {
+            if isIndented { output.write(indentation) }
+            atLineStart = false
         }
-    }
-
-    /// Writes the value of a name without dots: looked up scope by scope, and written from where it is
-    /// found without wrapping it first.
-    @inline(__always)
-    private mutating func writeValue(named key: String, _ rule: OutputRule, top: [String: JSONValue]?) {
-        var index = scopes.count - 1
-        if let top {
-            if let member = top[key] {
-                write(member, rule)
-                return
-            }
+        if variable.name.isSimple {
+            writeValue(named: variable.name, variable.rule, top: top)
+        } else if let value = resolve(variable.name, top: top) {
+            write(value, variable.rule)
         }
-        while index >= 0 {
-            switch scopes[index] {
-            case .object(let position):
-                if let member = objects.withUnsafeBufferPointer({ $0[position][key] }) {
-                    write(member, rule)
-                    return
-                }
-            case .context(let position):
-                if let value = contexts.withUnsafeBufferPointer({ $0[position].value(forKey: key) }) {
-                    write(value, rule)
-                    return
-                }
+        if variable.hasAfter {
+            if !isIndented || !atLineStart && !variable.afterHasNewline {
+                if variable.afterIsASCII { output.write(ascii: variable.after) } else { output.write(variable.after) }
+            } else {
+                writeIndented(variable.afterLines)
             }
-            index -= 1
+            atLineStart = variable.afterEndsWithNewline
         }
     }
 
     /// Writes static text with the current indentation at the start of each line.
     private mutating func writeIndented(_ lines: [String]) {
         for line in lines {
-            if atLineStart { output.append(indentation) }
-            output.append(line)
+            if atLineStart { output.write(indentation) }
+            output.write(line)
             atLineStart = line.utf8.last == 0x0A
         }
     }
 
-    // MARK: Sections, partials, parents, blocks
+    // MARK: Sections
 
-    private mutating func render(_ section: SectionNode, top: [String: JSONValue]?) throws(TemplateError) {
+    private mutating func render(_ section: SectionNode, top: JSONScope?) throws(TemplateError) {
         let value = resolve(section.name, top: top)
         if section.inverted {
             if !(value?.isTruthy ?? false) { try render(section.children, top: top) }
@@ -187,21 +147,29 @@ struct Renderer {
             let lowered = lower(top)
             defer { if lowered { raise() } }
             try elements.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
-                for index in buffer.indices { try render(section.children, innermost: .template(buffer[index])) }
+                for index in buffer.indices {
+                    try render(section.children, innermost: .template(buffer[index]), lookups: section.lookups)
+                }
             }
         case .json(.array(let elements)):
             let lowered = lower(top)
             defer { if lowered { raise() } }
             try elements.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
-                for index in buffer.indices { try render(section.children, innermost: .json(buffer[index])) }
+                for index in buffer.indices {
+                    if case .object(let members) = buffer[index] {
+                        try render(section.children, innermost: members, lookups: section.lookups)
+                    } else {
+                        try render(section.children, innermost: .json(buffer[index]), lookups: section.lookups)
+                    }
+                }
             }
         case .template(.context), .json(.object):
             let lowered = lower(top)
             defer { if lowered { raise() } }
-            try render(section.children, innermost: value)
+            try render(section.children, innermost: value, lookups: section.lookups)
         default:
             // Not an object: names are still looked up where they were.
-            stack.append(value)
+            stack.append(.value(value))
             defer { stack.removeLast() }
             try render(section.children, top: top)
         }
@@ -209,7 +177,7 @@ struct Renderer {
 
     /// Moves the innermost JSON object, if any, into ``scopes``, under a scope about to be pushed over it.
     /// Returns whether there was one (then ``raise()`` must follow).
-    private mutating func lower(_ top: [String: JSONValue]?) -> Bool {
+    private mutating func lower(_ top: JSONScope?) -> Bool {
         guard let top else { return false }
         scopes.append(.object(objects.count))
         objects.append(top)
@@ -223,14 +191,16 @@ struct Renderer {
     }
 
     /// Renders nodes with a value pushed on the context stack, as the innermost scope when it is an object
-    /// (the previous innermost JSON object must already be lowered into ``scopes``).
-    private mutating func render(_ nodes: [Node], innermost value: RenderValue) throws(TemplateError) {
-        stack.append(value)
+    /// (the previous innermost JSON object must already be lowered into ``scopes``). `lookups` is how many
+    /// names the nodes look up (see ``NameTable/isWorthMatching(keyCount:lookups:)``).
+    private mutating func render(_ nodes: [Node], innermost value: RenderValue, lookups: Int) throws(TemplateError) {
+        if case .json(.object(let members)) = value {
+            try render(nodes, innermost: members, lookups: lookups)
+            return
+        }
+        stack.append(.value(value))
         defer { stack.removeLast() }
-        switch value {
-        case .json(.object(let members)):
-            try render(nodes, top: members)
-        case .template(.context(let context)):
+        if case .template(.context(let context)) = value {
             scopes.append(.context(contexts.count))
             contexts.append(context)
             defer {
@@ -238,65 +208,29 @@ struct Renderer {
                 contexts.removeLast()
             }
             try render(nodes, top: nil)
-        default:
+        } else {
             try render(nodes, top: nil)
         }
     }
 
-    private mutating func render(_ partial: PartialNode, top: [String: JSONValue]?) throws(TemplateError) {
-        var name = partial.name
-        if let dynamicName = partial.dynamicName {
-            guard let resolved = resolve(dynamicName, top: top)?.string else { return }
-            name = resolved
-        }
-        guard let template = library?.template(named: name) else {
-            if missingPartials == .renderEmpty { return }
-            throw .unknownPartial(name, at: partial.location, dynamicFrom: partial.dynamicName?.text)
-        }
-        try include(template, indentation: partial.indentation, location: partial.location, top: top)
-    }
-
-    private mutating func render(_ parent: ParentNode, top: [String: JSONValue]?) throws(TemplateError) {
-        guard let template = library?.template(named: parent.name) else {
-            if missingPartials == .renderEmpty { return }
-            throw .unknownParent(parent.name, at: parent.location)
-        }
-        overrides.append(parent.overrides)
-        defer { overrides.removeLast() }
-        try include(template, indentation: parent.indentation, location: parent.location, top: top)
-    }
-
-    private mutating func include(
-        _ template: Template, indentation extra: String?, location: SourceLocation, top: [String: JSONValue]?
+    /// Renders nodes with a JSON object pushed on the context stack as the innermost scope (the previous
+    /// innermost JSON object must already be lowered into ``scopes``).
+    private mutating func render(
+        _ nodes: [Node], innermost members: [String: JSONValue], lookups: Int
     ) throws(TemplateError) {
-        guard depth < Self.depthLimit else { throw .tooDeep(template.name, limit: Self.depthLimit, at: location) }
-        depth += 1
-        defer { depth -= 1 }
-        let saved = indentation
-        if let extra {
-            indentation += extra
-            atLineStart = true
-        }
-        defer { indentation = saved }
-        try render(template.compiled.nodes, top: top)
+        stack.append(.top)
+        defer { stack.removeLast() }
+        let scope = JSONScope(members, names: names, lookups: lookups, slots: &slots)
+        defer { scope.release(&slots) }
+        try render(nodes, top: scope)
     }
+}
 
-    private mutating func render(_ block: BlockNode, top: [String: JSONValue]?) throws(TemplateError) {
-        var content = block.children
-        for frame in overrides {
-            if let replacement = frame[block.name] {
-                content = replacement.children
-                break
-            }
-        }
-        guard let extra = block.indentation else {
-            try render(content, top: top)
-            return
-        }
-        let saved = indentation
-        indentation += extra
-        atLineStart = true
-        defer { indentation = saved }
-        try render(content, top: top)
-    }
+/// An entry of the context stack, which the implicit iterator `.` reads.
+enum StackEntry {
+    /// A value pushed by a section.
+    case value(RenderValue)
+    /// A JSON object pushed by a section, which is the innermost scope (`top`) while it is on top of the
+    /// stack: not copied again here.
+    case top
 }

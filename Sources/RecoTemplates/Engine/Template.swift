@@ -25,7 +25,8 @@ public struct Template: Sendable {
         var compiler = try TemplateCompiler(source, name: name, escaping: escaping)
         let nodes = try compiler.compile()
         compiled = CompiledTemplate(
-            name: name, source: source, escaping: escaping, nodes: nodes, references: compiler.references)
+            name: name, source: source, escaping: escaping, nodes: nodes, arena: compiler.arena,
+            names: compiler.names.table(), lookups: compiler.names.lookups, references: compiler.references)
     }
 
     /// Compiles a template whose partials and parents must all exist in `partials`.
@@ -52,10 +53,12 @@ public struct Template: Sendable {
     /// - Throws: ``TemplateError`` when a partial or parent cannot be found (unless the library renders
     ///   missing partials as empty), or partials include each other without end.
     public func render(_ value: TemplateValue, partials: TemplateLibrary? = nil) throws(TemplateError) -> String {
-        var renderer = Renderer(root: value, library: partials, capacity: compiled.sizeHint.value)
+        var renderer = Renderer(
+            root: value, names: compiled.names, lookups: compiled.lookups, library: partials, capacity: compiled.sizeHint.value)
         try renderer.render(compiled.nodes)
-        compiled.sizeHint.record(renderer.output.utf8.count)
-        return renderer.output
+        let text = renderer.output.finish()
+        compiled.sizeHint.record(text.utf8.count)
+        return text
     }
 }
 
@@ -65,14 +68,26 @@ final class CompiledTemplate: Sendable {
     let source: String
     let escaping: TemplateEscaping
     let nodes: [Node]
+    /// Owns every node of ``nodes``, which hold each other unowned.
+    let arena: NodeArena
+    /// The names its nodes look up, by the numbers their ``Name/slot`` holds.
+    let names: NameTable
+    /// How many names its nodes look up (counting repeats, not counting partials').
+    let lookups: Int
     let references: [TemplateReference]
     let sizeHint: SizeHint
 
-    init(name: String, source: String, escaping: TemplateEscaping, nodes: [Node], references: [TemplateReference]) {
+    init(
+        name: String, source: String, escaping: TemplateEscaping, nodes: [Node], arena: NodeArena, names: NameTable,
+        lookups: Int, references: [TemplateReference]
+    ) {
         self.name = name
         self.source = source
         self.escaping = escaping
         self.nodes = nodes
+        self.arena = arena
+        self.names = names
+        self.lookups = lookups
         self.references = references
         self.sizeHint = SizeHint(initial: source.utf8.count + source.utf8.count / 2 + 64)
     }

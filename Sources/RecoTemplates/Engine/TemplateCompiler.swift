@@ -5,6 +5,10 @@ struct TemplateCompiler {
     private var tokens: [Token]
     private var html: HTMLContextScanner?
     private(set) var references: [TemplateReference] = []
+    /// The names the template looks up, numbered as they are met.
+    private(set) var names = NameTable.Builder()
+    /// The nodes compiled, which the compiled template keeps.
+    private(set) var arena = NodeArena()
 
     init(_ text: String, name: String, escaping: TemplateEscaping) throws(TemplateError) {
         source = SourceText(text, name: name)
@@ -26,11 +30,11 @@ struct TemplateCompiler {
             guard !text.isEmpty else { return }
             let node = TextNode(
                 text: String(decoding: text, as: UTF8.self), hasNewline: text.contains(0x0A), endsWithNewline: text.last == 0x0A)
-            if case .variable(let variable)? = nodes.last, variable.after.isEmpty {
+            if case .variable(let last)? = nodes.last, case let variable = last.takeUnretainedValue(), variable.after.isEmpty {
                 // Text right after a value travels with it: one node to visit instead of two.
-                nodes[nodes.count - 1] = .variable(VariableNode(name: variable.name, rule: variable.rule, after: node))
+                nodes[nodes.count - 1] = .variable(arena.keep(VariableNode(name: variable.name, rule: variable.rule, after: node)))
             } else {
-                nodes.append(.text(node))
+                nodes.append(.text(arena.keep(node)))
             }
             text.removeAll(keepingCapacity: true)
         }
@@ -57,11 +61,15 @@ struct TemplateCompiler {
                     html = scanner
                     if token.kind == .variable { rule = contextual }
                 }
-                nodes.append(.variable(VariableNode(name: Name(token.name), rule: rule)))
+                nodes.append(.variable(arena.keep(VariableNode(name: Name(token.name, in: &names), rule: rule))))
             case .section, .inverted:
                 flush()
+                let before = names.lookups
                 let children = try build((index + 1)..<token.partner)
-                nodes.append(.section(SectionNode(name: Name(token.name), inverted: token.kind == .inverted, children: children)))
+                let lookups = names.lookups - before
+                let section = SectionNode(
+                    name: Name(token.name, in: &names), inverted: token.kind == .inverted, children: children, lookups: lookups)
+                nodes.append(.section(arena.keep(section)))
                 index = token.partner
             case .partial:
                 flush()
@@ -69,22 +77,26 @@ struct TemplateCompiler {
                 if !token.isDynamic { references.append(TemplateReference(name: token.name, isParent: false, location: location)) }
                 nodes.append(
                     .partial(
-                        PartialNode(
-                            name: token.name, dynamicName: token.isDynamic ? Name(token.name) : nil,
-                            indentation: indentation(of: token), location: location)))
+                        arena.keep(
+                            PartialNode(
+                                name: token.name, dynamicName: token.isDynamic ? Name(token.name, in: &names) : nil,
+                                indentation: indentation(of: token), location: location))))
             case .parent:
                 flush()
                 let location = source.location(of: token.start)
                 references.append(TemplateReference(name: token.name, isParent: true, location: location))
                 var overrides: [String: BlockNode] = [:]
                 for child in try build((index + 1)..<token.partner) {
-                    if case .block(let block) = child, overrides[block.name] == nil { overrides[block.name] = block }
+                    if case .block(let block) = child, case let block = block.takeUnretainedValue(), overrides[block.name] == nil {
+                        overrides[block.name] = block
+                    }
                 }
-                nodes.append(.parent(ParentNode(name: token.name, overrides: overrides, indentation: indentation(of: token), location: location)))
+                nodes.append(
+                    .parent(arena.keep(ParentNode(name: token.name, overrides: overrides, indentation: indentation(of: token), location: location))))
                 index = token.partner
             case .block:
                 flush()
-                nodes.append(.block(try block(at: index)))
+                nodes.append(.block(arena.keep(try block(at: index))))
                 index = token.partner
             case .close, .comment, .delimiters:
                 break

@@ -33,18 +33,34 @@ extension Renderer {
     @inline(__always)
     mutating func write(_ text: String, _ rule: OutputRule) {
         switch rule {
-        case .raw: output.append(text)
-        case .text: HTMLEscaping.append(text, to: &output)
-        case .unquoted: HTMLEscaping.appendUnquoted(text, to: &output)
-        case .script: HTMLEscaping.appendScript(text, to: &output)
+        case .raw: output.write(text)
+        case .text: output.write(escaping: text, unquoted: false)
+        case .unquoted: output.write(escaping: text, unquoted: true)
+        case .script: output.write { HTMLEscaping.appendScript(text, to: &$0) }
         case .url(let part, let unquoted):
-            let safe: String
+            // Each branch writes `text` itself, not a copy of it.
             switch part {
-            case .start: safe = HTMLEscaping.isSafeURL(text) ? text : HTMLEscaping.harmlessURL
-            case .continuation: safe = HTMLEscaping.isSafeURLContinuation(text) ? text : ""
-            case .sourceSet: safe = HTMLEscaping.isSafeSourceSet(text) ? text : HTMLEscaping.harmlessURL
+            case .start:
+                if HTMLEscaping.isSafeURL(text) {
+                    writeURL(text, unquoted: unquoted)
+                } else {
+                    writeURL(HTMLEscaping.harmlessURL, unquoted: unquoted)
+                }
+            case .continuation:
+                if HTMLEscaping.isSafeURLContinuation(text) { writeURL(text, unquoted: unquoted) }
+            case .sourceSet:
+                if HTMLEscaping.isSafeSourceSet(text) {
+                    writeURL(text, unquoted: unquoted)
+                } else {
+                    writeURL(HTMLEscaping.harmlessURL, unquoted: unquoted)
+                }
             }
-            if unquoted { HTMLEscaping.appendUnquoted(safe, to: &output) } else { HTMLEscaping.append(safe, to: &output) }
         }
+    }
+
+    /// Writes a checked URL, escaped for a quoted or unquoted attribute value.
+    @inline(__always)
+    private mutating func writeURL(_ url: String, unquoted: Bool) {
+        output.write(escaping: url, unquoted: unquoted)
     }
 }
