@@ -45,5 +45,42 @@ extension IntegrationSuite {
             #expect(drain.stderr.contains("relay: delivered 1, pending 0, dead-lettered 0"))
             #expect(try await server.received().contains { $0.product == "BAD-9" })
         }
+
+        @Test func segmentifyEventObjectsAndArraysAreRelayedWholeOrNotAtAll() async throws {
+            let server = try ScriptedServer()
+            let directory = Fixtures.temporaryDirectory()
+            defer {
+                server.stop()
+                try? FileManager.default.removeItem(at: directory)
+            }
+            let relay = try RelayProcess(["relay", "--journal", directory.path, "--vendor", "segmentify", "--endpoint",
+                                          server.base.absoluteString, "--api-key", "k", "--deadline", "20"])
+            let view = #"{"name":"PRODUCT_VIEW","userId":"u1","sessionId":"s1","productId":"240-LV09","title":"Bag","url":"https://shop.example/p/240-LV09","image":"//cdn.shop.example/240.jpg","category":"Bags","price":129.9}"#
+            let click = #"{"name":"INTERACTION","type":"click","instanceId":"scn_1","interactionId":"318-KZ11","userId":"u1","sessionId":"s1"}"#
+            let badView = #"{"name":"PRODUCT_VIEW","userId":"u1","sessionId":"s1","productId":"557-TR02","title":"Belt","url":"https://shop.example/p/557","image":"//cdn.shop.example/557.jpg","category":"Belts","price":"abc"}"#
+            relay.feed([
+                view,                                                                               // 1: one event object
+                "[" + click + "," + view.replacingOccurrences(of: "240-LV09", with: "100900") + "]", // 2: an array of two
+                "[" + click.replacingOccurrences(of: "318-KZ11", with: "NOT-SENT") + "," + badView + "]", // 3: one bad event
+                #"{"name":"PRODUCT_VEIW","userId":"u1","sessionId":"s1"}"#,                       // 4: unknown name
+                #"{"type":"impression","instanceId":"scn_1","interactionId":"act_1","userId":"u1","sessionId":"s1"}"#, // 5: JSON-line form
+            ])
+            #expect(relay.wait() == 1)
+            let stderr = relay.stderr
+            #expect(stderr.contains("relay: line 3: event 2 of 2: productView.price: "), "\(stderr)")
+            #expect(stderr.contains("relay: line 4: event.name: must be one of "), "\(stderr)")
+            #expect(stderr.contains("relay: delivered 4, pending 0, dead-lettered 0, malformed 2"), "\(stderr)")
+            let received = try await server.received()
+            #expect(received.filter { $0.kind == "PRODUCT_VIEW" }.map(\.product).sorted() == ["100900", "240-LV09"])
+            #expect(received.filter { $0.kind == "click" }.map(\.product) == ["318-KZ11"])
+            #expect(received.filter { $0.kind == "impression" }.count == 1)
+            #expect(!received.contains { $0.product == "NOT-SENT" || $0.product == "557-TR02" }, "a line is taken whole or not at all")
+
+            let reteno = try RelayProcess(["relay", "--journal", directory.appendingPathComponent("reteno").path, "--vendor", "reteno",
+                                           "--endpoint", server.base.absoluteString, "--api-key", "k", "--deadline", "5"])
+            reteno.feed([view])
+            #expect(reteno.wait() == 1)
+            #expect(reteno.stderr.contains("relay: line 1: a Segmentify event object, but --vendor is reteno"))
+        }
     }
 }

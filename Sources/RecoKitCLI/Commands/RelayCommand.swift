@@ -6,7 +6,8 @@ import RecoVendors
 /// `recokit relay`: reads interactions as JSON lines on stdin, journals them, and delivers them to a
 /// vendor; `--drain` delivers what the journal holds and exits.
 ///
-/// Each line is one JSON object in the format of ``Interaction/init(jsonLine:now:)``. Progress goes to
+/// Each line is one JSON object in the format of ``Interaction/init(jsonLine:now:)``, or, with
+/// `--vendor segmentify`, a Segmentify event object or array of them (see ``RelayLine``). Progress goes to
 /// stderr: `accepted N` after every 1,000 accepted events (and every quarter second while events
 /// trickle in) and at the end of input, each printed only once those events are durable in the
 /// journal, then a summary line. A malformed or invalid line is
@@ -35,6 +36,13 @@ enum RelayCommand: Command {
         ms; default now), forcePush, userId, sessionId, lang, currency, pageUrl, region, testMode, os,
         device, params (object). Segmentify needs userId and sessionId; Reteno takes impressions and
         clicks with a productId. A line that is not valid is reported with its number and skipped.
+
+        With --vendor segmentify a line may also be a Segmentify event object as apps send it, or a JSON
+        array of them (the body of /add/events): PAGE_VIEW, PRODUCT_VIEW, BASKET_OPERATIONS, CHECKOUT,
+        USER_OPERATIONS, USER_CHANGE, CUSTOM_EVENT, SEARCH or INTERACTION, checked field by field:
+          {"name":"PRODUCT_VIEW","userId":"u1","sessionId":"s1","productId":"240-LV09","title":"Bag",
+           "url":"https://shop.example/p/240-LV09","image":"//cdn.shop.example/240.jpg","category":"Bags","price":129.9}
+        A line is taken whole or not at all: one bad event in an array skips the line.
 
         When the journal is full, the relay stops reading stdin until delivery makes room.
 
@@ -88,7 +96,7 @@ enum RelayCommand: Command {
         }
         var malformed = 0
         if !arguments.flag("drain") {
-            malformed = try await relay(into: tracker)
+            malformed = try await relay(into: tracker, vendor: arguments.value("vendor") ?? "")
         }
         let summary = await tracker.shutdown(deadline: .milliseconds(Int64(deadlineSeconds * 1000)))
         var line = "relay: \(summary), malformed \(malformed)"
@@ -98,7 +106,7 @@ enum RelayCommand: Command {
     }
 
     /// Reads stdin to its end; returns how many lines were skipped.
-    private static func relay(into tracker: Tracker) async throws -> Int {
+    private static func relay(into tracker: Tracker, vendor: String) async throws -> Int {
         var accepted = 0
         var malformed = 0
         var lineNumber = 0
@@ -108,33 +116,41 @@ enum RelayCommand: Command {
         while let line = readLine(strippingNewline: true) {
             lineNumber += 1
             if line.allSatisfy(\.isWhitespace) { continue }
-            let interaction: Interaction
+            let interactions: [Interaction]
             do {
-                interaction = try Interaction(jsonLine: JSONValue(parsing: line))
+                interactions = try RelayLine.interactions(from: line, vendor: vendor)
+                // The destination's own rules too, for every event of the line, before any is journaled.
+                for interaction in interactions {
+                    do {
+                        try interaction.checkShape()
+                        try tracker.destination.validate(interaction)
+                    } catch {
+                        throw TrackingError.invalid(error)
+                    }
+                }
             } catch {
                 malformed += 1
                 Console.error("relay: line \(lineNumber): \(error), skipped")
                 continue
             }
-            while true {
-                do {
-                    try tracker.track(interaction)
-                    accepted += 1
-                    break
-                } catch where error.isQueueFull {
-                    // Backpressure: stdin can wait for delivery to make room.
-                    if !waitingForRoom { Console.error("relay: the journal is full; waiting for delivery to make room") }
-                    waitingForRoom = true
-                    try await Task.sleep(for: .milliseconds(100))
-                } catch {
-                    malformed += 1
-                    Console.error("relay: line \(lineNumber): \(error), skipped")
-                    break
+            for interaction in interactions {
+                while true {
+                    do {
+                        try tracker.track(interaction)
+                        accepted += 1
+                        break
+                    } catch {
+                        // Backpressure: stdin can wait for delivery to make room. Anything else (the disk) ends the relay.
+                        guard error.isQueueFull else { throw error }
+                        if !waitingForRoom { Console.error("relay: the journal is full; waiting for delivery to make room") }
+                        waitingForRoom = true
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
                 }
             }
             waitingForRoom = false
-            // Every 1,000 events, and every quarter second while events trickle in.
-            if accepted > reported, accepted % 1000 == 0 || lastReport.duration(to: .now) > .milliseconds(250) {
+            // Each time a thousand is passed, and every quarter second while events trickle in.
+            if accepted > reported, accepted / 1000 > reported / 1000 || lastReport.duration(to: .now) > .milliseconds(250) {
                 try tracker.commit()
                 Console.error("accepted \(accepted)")
                 reported = accepted

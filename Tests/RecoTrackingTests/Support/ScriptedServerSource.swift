@@ -6,7 +6,8 @@
 /// `{"storeThenReset":true}` (stored, then the reply is lost). With no step left it stores and answers
 /// 200 `{"statusCode":"SUCCESS"}`. `POST /_config` sets `bad` (product ids whose batches get 400
 /// `{"statusCode":"BAD_INPUT"}`) and `down` (reset every connection). `GET /_received` answers every
-/// stored event as `[id, product, kind, variant]`, and `GET /_log` the status of each request.
+/// stored event as `[id, product, kind, variant]` (for a Segmentify event other than INTERACTION:
+/// `[id, productId, name, step]`), and `GET /_log` the status of each request.
 enum ScriptedServerSource {
     static let python = #"""
 import json, socket, struct, sys, threading, time
@@ -22,7 +23,10 @@ def flatten(body):
     out = []
     if isinstance(body, list):
         for e in body:
-            out.append([str((e.get("params") or {}).get("eventId")), e.get("interactionId"), e.get("type"), e.get("instanceId")])
+            if e.get("name", "INTERACTION") == "INTERACTION":
+                out.append([str((e.get("params") or {}).get("eventId")), e.get("interactionId"), e.get("type"), e.get("instanceId")])
+            else:
+                out.append([str((e.get("params") or {}).get("eventId")), e.get("productId"), e.get("name"), e.get("step")])
     elif isinstance(body, dict):
         for group in body.get("events", []):
             for kind in ("impressions", "clicks"):
