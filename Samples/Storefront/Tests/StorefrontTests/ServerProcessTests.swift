@@ -118,9 +118,14 @@ struct ServerProcess {
 
     /// A port nobody listens on now (the kernel's choice for port 0).
     static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw ServerProcessError("socket() failed") }
-        defer { close(socket) }
+        #if canImport(Glibc)
+        let stream = Int32(SOCK_STREAM.rawValue)
+        #else
+        let stream = SOCK_STREAM
+        #endif
+        let descriptor = socket(AF_INET, stream, 0)
+        guard descriptor >= 0 else { throw ServerProcessError("socket() failed") }
+        defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -128,7 +133,7 @@ struct ServerProcess {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
             }
         }
         guard bound else { throw ServerProcessError("could not bind a loopback port") }
