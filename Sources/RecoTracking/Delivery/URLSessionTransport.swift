@@ -22,12 +22,34 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
         session = URLSession(configuration: configuration)
     }
 
+    /// Sends `request`; gives up with `URLError(.timedOut)` when no whole reply has come within `timeout`.
+    ///
+    /// Foundation on Linux misfires below a second: a request whose `timeoutInterval` is under one second
+    /// can fail as timed out at once, a prompt reply notwithstanding (seen under load). So URLSession
+    /// gets whole seconds (at least one) as a backstop, and the timeout itself is kept here: the request
+    /// races a timer, and the loser is cancelled.
     public func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         if !request.body.isEmpty { urlRequest.httpBody = request.body }
-        urlRequest.timeoutInterval = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        urlRequest.timeoutInterval = max(1, seconds.rounded(.up))
         for header in request.headers { urlRequest.setValue(header.value, forHTTPHeaderField: header.name) }
+        let session = self.session
+        let prepared = urlRequest
+        return try await withThrowingTaskGroup(of: TrackingReply.self) { group in
+            group.addTask { try await Self.perform(prepared, on: session) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw URLError(.timedOut)
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+
+    /// One data task, cancelled when the calling task is.
+    private static func perform(_ urlRequest: URLRequest, on session: URLSession) async throws -> TrackingReply {
         let box = TaskBox()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TrackingReply, any Error>) in

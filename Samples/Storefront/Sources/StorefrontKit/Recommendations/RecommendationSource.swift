@@ -78,8 +78,9 @@ public struct RecommendationSource: Sendable {
     private func send(_ request: TrackingRequest, vendor: String) async -> Data? {
         let timeout = settings.timeout
         let transport = self.transport
-        // URLSession on Linux fails a request at once when its timeout is under a second, so the transport
-        // gets whole seconds and the race below enforces the real timeout (cancelling the request).
+        // The page's budget is kept here, whatever the transport does with its timeout (a caller's own
+        // transport may ignore it): the request races a timer, and the loser is cancelled. The transport
+        // gets a whole second more as its own limit.
         let transportTimeout = Duration.seconds(max(1, timeout.components.seconds + 1))
         do {
             let reply = try await withThrowingTaskGroup(of: TrackingReply?.self) { group in
