@@ -119,26 +119,26 @@ enum RelayCommand: Command {
             let interactions: [Interaction]
             do {
                 interactions = try RelayLine.interactions(from: line, vendor: vendor)
-                // The destination's own rules too, for every event of the line, before any is journaled.
-                for interaction in interactions {
-                    do {
-                        try interaction.checkShape()
-                        try tracker.destination.validate(interaction)
-                    } catch {
-                        throw TrackingError.invalid(error)
-                    }
+                // A line of several events is taken all or none: each is checked before any is journaled
+                // (a single event is checked by `track` itself).
+                if interactions.count > 1 {
+                    for interaction in interactions { try tracker.check(interaction) }
                 }
             } catch {
                 malformed += 1
                 Console.error("relay: line \(lineNumber): \(error), skipped")
                 continue
             }
-            for interaction in interactions {
+            tracking: for interaction in interactions {
                 while true {
                     do {
                         try tracker.track(interaction)
                         accepted += 1
                         break
+                    } catch where error.interactionError != nil {
+                        malformed += 1
+                        Console.error("relay: line \(lineNumber): \(error), skipped")
+                        break tracking
                     } catch {
                         // Backpressure: stdin can wait for delivery to make room. Anything else (the disk) ends the relay.
                         guard error.isQueueFull else { throw error }

@@ -76,6 +76,19 @@ public final class Tracker: Sendable {
         control.withLock { $0.tasks = tasks }
     }
 
+    /// What ``track(_:)`` checks before it journals: the interaction's shape and the destination's own
+    /// rules. Nothing is journaled or counted; a caller that must take several events all or none checks
+    /// each first.
+    /// - Throws: ``TrackingError/invalid(_:)`` naming what is wrong.
+    public func check(_ interaction: Interaction) throws(TrackingError) {
+        do {
+            try interaction.checkShape()
+            try destination.validate(interaction)
+        } catch {
+            throw .invalid(error)
+        }
+    }
+
     /// Validates the interaction, gives it an id, and journals it.
     ///
     /// Returns the event's id once the event is as durable as ``TrackerConfiguration/durability`` says.
@@ -88,11 +101,10 @@ public final class Tracker: Sendable {
     @discardableResult
     public func track(_ interaction: Interaction) throws(TrackingError) -> EventID {
         do {
-            try interaction.checkShape()
-            try destination.validate(interaction)
+            try check(interaction)
         } catch {
             counters.withLock { $0.refusedInvalid += 1 }
-            throw .invalid(error)
+            throw error
         }
         // The journal gives the sequence number (patched into the record) under the same lock as the append.
         let appended: (end: JournalPosition, sequence: UInt64)
