@@ -58,9 +58,6 @@ public final class RecommendationCache: @unchecked Sendable {
         return blocks
     }
 
-    /// How many products have blocks kept (or being fetched).
-    public var count: Int { lock.withLock { entries.count } }
-
     private func evictOne(except productId: String) {
         let victim = entries.filter { $0.key != productId }.min { lhs, rhs in
             switch (lhs.value, rhs.value) {
