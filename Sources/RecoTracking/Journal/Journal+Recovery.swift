@@ -67,6 +67,15 @@ extension Journal {
             }
         }
         if mode == .repair {
+            // The checkpoint is written anew first when recovery could not use it as it was, so it never
+            // names a place that the repair below cuts off.
+            if let saved = try? storage.read(CheckpointFile.name, offset: 0, count: 20), CheckpointFile.decode(saved) != start,
+               !saved.isEmpty {
+                try storage.replace(CheckpointFile.name, with: CheckpointFile.encode(start), durable: true)
+            }
+            // What a killed process wrote is in the system's cache, not yet on disk: sync it, so that what
+            // recovery counts pending is durable from here on.
+            for segment in found where segment.stretches.isEmpty { try storage.sync(JournalState.fileName(segment.number)) }
             for segment in found where !segment.stretches.isEmpty { try repair(segment, storage: storage) }
             for segment in found where segment.number < start.segment { try storage.remove(JournalState.fileName(segment.number)) }
         }
@@ -121,6 +130,10 @@ extension Journal {
                 report.checkpointNote = "the delivery checkpoint names segment \(saved.segment) offset \(saved.offset), which the journal does not hold" + restart
             }
             return oldest
+        }
+        // Past a damaged tail that repair cuts off: the checkpoint says all before it was delivered.
+        if saved.offset > segment.validEnd, saved.offset <= segment.bytes.count, segment.stretches.last?.atEnd == true {
+            return JournalPosition(segment: saved.segment, offset: segment.validEnd)
         }
         let boundaries = Set(segment.recordOffsets + [segment.validEnd, segment.format == .version2 ? RecordFrame.segmentHeaderSize : 0, 0]
                              + segment.stretches.flatMap { [$0.offset, $0.offset + $0.count] })

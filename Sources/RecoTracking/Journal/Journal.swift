@@ -131,12 +131,20 @@ final class Journal: @unchecked Sendable {
         while payloads.count < maxCount, bytes < maxBytes {
             guard let plan = withState({ $0.planTake(maxCount: maxCount - payloads.count, maxBytes: maxBytes - bytes, interval: interval,
                                                      force: force || !payloads.isEmpty) }) else { break }
-            let chunk = try read(plan, firstMayExceed: payloads.isEmpty)
-            if !chunk.damage.isEmpty { try quarantine(chunk.damage, of: plan.segment) }
+            let chunk: JournalState.ReadChunk
+            do {
+                chunk = try read(plan, firstMayExceed: payloads.isEmpty)
+                if !chunk.damage.isEmpty { try quarantine(chunk.damage, of: plan.segment) }
+            } catch {
+                // What was read already is a batch: the reader has passed it, so it must go out.
+                if payloads.isEmpty { throw error }
+                break
+            }
             let from = withState { $0.takeCompleted(plan, chunk: chunk) }
             if chunk.records.isEmpty {
-                if chunk.damage.isEmpty { break }
-                continue
+                // Only padding or damage: read on, unless nothing was consumed (the next record does not fit).
+                if chunk.next > plan.offset { continue }
+                break
             }
             if start == nil { start = from }
             payloads += chunk.records.map(\.payload)

@@ -66,7 +66,9 @@ enum RecordFrame {
            readUInt32(bytes, 12) == CRC32.checksum(bytes[0..<12]) {
             return (.version2, segmentHeaderSize, false)
         }
-        if bytes.starts(with: segmentMagic) { return (.version2, segmentHeaderSize, true) }
+        // A header cut short as the segment was created: a segment with no records.
+        if bytes.count < segmentHeaderSize, !bytes.isEmpty, segmentHeader.starts(with: bytes) { return (.version2, bytes.count, false) }
+        if bytes.count >= segmentHeaderSize, bytes.starts(with: segmentMagic) { return (.version2, segmentHeaderSize, true) }
         if bytes.count >= segmentHeaderSize + 3, bytes[segmentHeaderSize] == 0x52, bytes[segmentHeaderSize + 1] == 0x4B,
            bytes[segmentHeaderSize + 2] == 2 {
             return (.version2, segmentHeaderSize, true)
