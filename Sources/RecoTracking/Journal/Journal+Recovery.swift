@@ -51,7 +51,7 @@ extension Journal {
         for number in names.compactMap(JournalState.segmentNumber).sorted() {
             let name = JournalState.fileName(number)
             let bytes = try storage.read(name, offset: 0, count: try storage.size(name) ?? 0)
-            let (format, start, headerDamaged) = RecordFrame.format(of: bytes)
+            let (format, start, headerDamaged) = RecordFrame.format(of: bytes, segment: number)
             var offsets: [Int] = []
             var stretches = RecordFrame.scan(bytes, segment: number, from: start, format: format) { offset, _ in offsets.append(offset) }
             if headerDamaged { stretches.insert(.init(offset: 0, count: start, reason: "segment header damaged", atEnd: false), at: 0) }

@@ -169,7 +169,11 @@ struct JournalState {
         }
         let rollback = segments.first(where: \.needsRollback).map { (segment: $0.number, size: $0.synced) }
         let toSync = isMemory ? [] : segments.filter { $0.exists && $0.synced < $0.size }.map(\.number)
-        guard !buffer.isEmpty || !toSync.isEmpty || rollback != nil else { return nil }
+        guard !buffer.isEmpty || !toSync.isEmpty || rollback != nil else {
+            // Nothing waits for the disk: whatever failed before has nothing left to fail.
+            diskError = nil
+            return nil
+        }
         let target = active
         var bytes = [UInt8]()
         bytes.reserveCapacity(bufferBytes + RecordFrame.segmentHeaderSize)
@@ -252,7 +256,9 @@ struct JournalState {
             diskError = failure
             settleFailed(failedRecords, failure)
         } else {
-            diskError = outcome.rollbackFailed
+            // A rollback that failed left junk past the end of a sealed segment, which nothing reads (recovery
+            // reports it); the write itself went through, so the disk works again.
+            diskError = nil
             // Everything before the oldest record still buffered (appended during this flush) is durable.
             durableSerial = max(durableSerial, (buffer.first?.serial ?? lastSerial + 1) - 1)
         }

@@ -59,19 +59,26 @@ enum RecordFrame {
         output.append(contentsOf: payload)
     }
 
-    /// The format of a segment from its first bytes: version 2 when it has the header (or, with a damaged
-    /// header, a version-2 frame right after it), version 1 otherwise. Also the offset of its first record.
-    static func format(of bytes: [UInt8]) -> (format: Format, start: Int, headerDamaged: Bool) {
+    /// The format of a segment and the offset of its first record: version 2 when it has the header, or
+    /// (the header damaged) nearly its mark or any valid version-2 frame; version 1 otherwise. A version-1
+    /// segment cannot hold a valid version-2 frame by chance: the frame's checksum covers its place.
+    static func format(of bytes: [UInt8], segment: UInt64) -> (format: Format, start: Int, headerDamaged: Bool) {
         if bytes.count >= segmentHeaderSize, bytes[0..<12].elementsEqual(segmentHeader[0..<12]),
            readUInt32(bytes, 12) == CRC32.checksum(bytes[0..<12]) {
             return (.version2, segmentHeaderSize, false)
         }
         // A header cut short as the segment was created: a segment with no records.
         if bytes.count < segmentHeaderSize, !bytes.isEmpty, segmentHeader.starts(with: bytes) { return (.version2, bytes.count, false) }
-        if bytes.count >= segmentHeaderSize, bytes.starts(with: segmentMagic) { return (.version2, segmentHeaderSize, true) }
-        if bytes.count >= segmentHeaderSize + 3, bytes[segmentHeaderSize] == 0x52, bytes[segmentHeaderSize + 1] == 0x4B,
-           bytes[segmentHeaderSize + 2] == 2 {
-            return (.version2, segmentHeaderSize, true)
+        guard bytes.count >= segmentHeaderSize else { return (.version1, 0, false) }
+        let markDifferences = zip(bytes[0..<8], segmentMagic).filter { $0 != $1 }.count
+        if markDifferences <= 2 { return (.version2, segmentHeaderSize, true) }
+        var offset = segmentHeaderSize
+        while offset + headerSize < bytes.count {
+            if bytes[offset] == 0x52, bytes[offset + 1] == 0x4B, bytes[offset + 2] == 2,
+               case .record = frame(in: bytes, at: offset, segment: segment, format: .version2) {
+                return (.version2, segmentHeaderSize, true)
+            }
+            offset += 1
         }
         return (.version1, 0, false)
     }

@@ -275,7 +275,7 @@ struct JournalSimulation {
             if flips == 0 {
                 let key = CountKey(segment: segment.number, synced: segment.synced, size: file.content.count)
                 let found = counted[key] ?? {
-                    let (format, start, _) = RecordFrame.format(of: file.content)
+                    let (format, start, _) = RecordFrame.format(of: file.content, segment: segment.number)
                     var found = 0
                     _ = RecordFrame.scan(Array(file.content.prefix(segment.synced)), segment: segment.number, from: start, format: format) { _, _ in found += 1 }
                     return found
