@@ -93,8 +93,11 @@ enum HTMLContext {
         "a value in the content of <meta http-equiv> could refresh the page to another address (or set a cookie or a policy); write it in the template itself"
 
     /// Why a value in an animation's `values`/`to`/`from`/`by` is refused, given what it animates (nil when
-    /// it is not named).
-    static func refusedAnimation(of tag: String, target: String?) -> String? {
+    /// it is not named; `differs` when sections of the template name different ones).
+    static func refusedAnimation(of tag: String, target: String?, differs: Bool) -> String? {
+        if differs {
+            return "a value in an animation whose attributeName differs by section could set a link or a handler; name one animated attribute"
+        }
         guard let target else {
             return tag == "animatemotion"
                 ? nil : "a value in an animation without a written attributeName could set a link or a handler; name the animated attribute"

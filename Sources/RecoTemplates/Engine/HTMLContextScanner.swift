@@ -250,8 +250,9 @@ struct HTMLContextScanner {
         if state != .endTagName {
             if let offset = tag.metaContentValue, tag.hasHTTPEquiv, name == "meta" { refuse(HTMLContext.refusedMetaContent, at: offset) }
             if let offset = tag.animationValue {
-                let target = tag.targetDiffers ? "an attribute that differs by section" : tag.animationTarget
-                if let reason = HTMLContext.refusedAnimation(of: name, target: target) { refuse(reason, at: offset) }
+                if let reason = HTMLContext.refusedAnimation(of: name, target: tag.animationTarget, differs: tag.targetDiffers) {
+                    refuse(reason, at: offset)
+                }
             }
         }
         tag = HTMLTagFacts()
