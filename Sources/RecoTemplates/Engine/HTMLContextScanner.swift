@@ -218,7 +218,7 @@ struct HTMLContextScanner {
     }
 
     private mutating func valueByte(_ byte: UInt8, at offset: Int) {
-        if valueContext == .document {
+        if valueContext == .document, !document.isEmpty {
             if byte == UInt8(ascii: "&") { documentHasReference = true }
             document[0].scan(byte, at: offset)
             if let inner = document[0].refusal { refuse("in srcdoc: " + inner.reason, at: inner.offset) }
