@@ -50,10 +50,14 @@ enum HTMLContext {
         "manifest", "icon", "codebase", "ping", "xlink:href", "lowsrc", "dynsrc", "itemtype", "profile",
     ]
 
+    /// The schemes a URL written in the template may have when a value follows in it (`mailto:{{email}}`):
+    /// their text cannot run. After `javascript:`, `data:` or any other, a value is refused.
+    static let schemesTakingValues: Set<String> = ["http", "https", "mailto", "tel", "sms"]
+
     /// Attributes that load code or change where every link goes, whatever the URL's scheme: an https URL
     /// there is as dangerous as `javascript:`.
     private static let codeLoading: [String: Set<String>] = [
-        "script": ["src"], "base": ["href"], "object": ["data", "codebase", "classid", "archive"],
+        "script": ["src", "href", "xlink:href"], "base": ["href"], "object": ["data", "codebase", "classid", "archive"],
         "embed": ["src", "code"], "applet": ["code", "codebase", "archive", "object"], "param": ["value"],
     ]
 

@@ -19,8 +19,10 @@ struct HTMLContextScanner {
     private var rawTextMatched = 0
     /// In an attribute value: the context the table gives it.
     private var valueContext = HTMLContext.Attribute.text
-    /// In an attribute value: its static bytes so far (kept for `attributeName` and `http-equiv`).
+    /// In an attribute value: its static bytes so far, up to ``valueBytesKept`` (for a URL's written scheme,
+    /// `attributeName` and `http-equiv`).
     private var valueBytes: [UInt8] = []
+    private static let valueBytesKept = 1024
     /// In a URL attribute: the value's scheme is settled by static text (a `:`, `/`, `?` or `#` was seen).
     private var schemeSettled = false
     /// In an attribute value: something other than leading whitespace came before.
@@ -167,6 +169,13 @@ struct HTMLContextScanner {
         case .css: return .css(unquoted: unquoted)
         case .sourceSet: return .url(.sourceSet, unquoted: unquoted)
         case .url:
+            if valueBytes.count >= Self.valueBytesKept {
+                refuse("the URL's written start is too long to read its scheme, expected a shorter start before the value", at: offset)
+            } else if let scheme = URLScheme.leading(String(decoding: valueBytes, as: UTF8.self)), !HTMLContext.schemesTakingValues.contains(scheme) {
+                refuse(
+                    "a value inside a \(scheme): URL could become script or a document, expected an http(s), mailto: or tel: URL, or a relative one",
+                    at: offset)
+            }
             if schemeSettled { return plain }
             dynamicBeforeScheme = true
             return .url(valueStarted ? .continuation : .start, unquoted: unquoted)
@@ -225,7 +234,7 @@ struct HTMLContextScanner {
         }
         if !valueStarted, Self.isSpace(byte) { return }
         valueStarted = true
-        if valueBytes.count < 64 { valueBytes.append(Self.lower(byte)) }
+        if valueBytes.count < Self.valueBytesKept { valueBytes.append(byte) }
         if byte == UInt8(ascii: ":") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
             schemeSettled = true
         }
@@ -236,7 +245,7 @@ struct HTMLContextScanner {
         let name = String(decoding: attributeName, as: UTF8.self)
         if name == "http-equiv", !valueBytes.isEmpty { tag.hasHTTPEquiv = true }
         if name == "attributename", HTMLContext.animationElements.contains(tagString) {
-            var target = String(decoding: valueBytes, as: UTF8.self)
+            var target = String(decoding: valueBytes, as: UTF8.self).lowercased()
             while target.last?.isWhitespace == true { target.removeLast() }
             if tag.animationTarget != nil, tag.animationTarget != target { tag.targetDiffers = true }
             tag.animationTarget = target

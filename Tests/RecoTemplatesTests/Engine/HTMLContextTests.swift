@@ -139,6 +139,27 @@ struct HTMLContextTests {
         #expect(Self.refusal(source)?.hasPrefix(expected) == true, "\(Self.refusal(source) ?? "compiled")")
     }
 
+    @Test(
+        "a value inside a URL the template writes with a scheme other than http(s), mailto:, tel: or sms: is refused",
+        arguments: [
+            (#"<a href="javascript:track('{{id}}')">x</a>"#, "card:1:28: a value inside a javascript: URL"),
+            (#"<a href="javascript&colon;{{x}}">x</a>"#, "card:1:27: a value inside a javascript: URL"),
+            (#"<a href=" java&#x73;cript:go({{x}})">x</a>"#, "card:1:30: a value inside a javascript: URL"),
+            (#"<iframe src="data:text/html,{{x}}"></iframe>"#, "card:1:29: a value inside a data: URL"),
+            (#"<a href="vbscript:{{x}}">x</a>"#, "card:1:19: a value inside a vbscript: URL"),
+            (#"<svg><script href="{{u}}"></script></svg>"#, "card:1:20: a value in <script href> could load code"),
+        ])
+    func schemeWrittenInTemplate(_ source: String, _ expected: String) {
+        #expect(Self.refusal(source)?.hasPrefix(expected) == true, "\(Self.refusal(source) ?? "compiled")")
+    }
+
+    @Test("a value after a written http(s), mailto: or tel: scheme is escaped text")
+    func valueAfterWebScheme() throws {
+        let source = #"<a href="mailto:{{e}}">m</a><a href="https://{{host}}/p?q={{q}}">h</a><a href="tel:{{t}}">t</a>"#
+        let html = try Self.render(source, ["e": "a@b.example?subject=<x>", "host": "shop.example", "q": "javascript:x", "t": "+90 212"])
+        #expect(html == #"<a href="mailto:a@b.example?subject=&lt;x&gt;">m</a><a href="https://shop.example/p?q=javascript:x">h</a><a href="tel:+90 212">t</a>"#)
+    }
+
     @Test("hostile URLs in every URL attribute become about:invalid", arguments: HTMLSafetyTests.hostileURLs)
     func urlAttributes(_ url: String) throws {
         let source = #"<form action="{{u}}"><button formaction="{{u}}">b</button></form><svg><a xlink:href="{{u}}"></a></svg><table background="{{u}}"></table><a ping="{{u}}"></a><q cite="{{u}}"></q><iframe src="{{u}}"></iframe>"#
