@@ -1,22 +1,26 @@
 /// Follows a template's static HTML, in source order, so that each `{{name}}` tag can be told whether it
-/// stands in text, inside a tag, or in an attribute value, and which attribute.
+/// stands in text, inside a tag, or in an attribute value, and which attribute; ``HTMLContext`` (the one
+/// table of contexts) then says how the value is written, or why the template is refused, and the scanner
+/// keeps the refusal with its offset for the compiler to report with a line and column.
 ///
-/// It is deliberately small: tags, attributes (quoted and unquoted), comments, and the raw text of
-/// `<script>` and `<style>`. It runs once, when the template is compiled.
+/// It is deliberately small: tags, attributes (quoted and unquoted), comments, the raw text of `<script>`,
+/// `<style>`, `<textarea>` and `<title>`, and the document inside a `srcdoc` (followed by a scanner of its
+/// own). It runs once, when the template is compiled; the states are in `HTMLContextScanner+States.swift`.
 struct HTMLContextScanner {
-    private enum State {
+    /// Where the scanner stands in the HTML tokenizer's terms.
+    enum State {
         case data, markupOpen, markupDeclaration, comment, bogusComment, tagName, endTagName
         case beforeAttributeName, attributeName, afterAttributeName, beforeAttributeValue
         case doubleQuoted, singleQuoted, unquoted, rawText
     }
 
-    private var state = State.data
-    private var tagName: [UInt8] = []
-    private var attributeName: [UInt8] = []
-    private var dashes = 0
-    private var rawTextTag = ""
-    private var rawTextEnd: [UInt8] = []
-    private var rawTextMatched = 0
+    var state = State.data
+    var tagName: [UInt8] = []
+    var attributeName: [UInt8] = []
+    var dashes = 0
+    var rawTextTag = ""
+    var rawTextEnd: [UInt8] = []
+    var rawTextMatched = 0
     /// In an attribute value: the context the table gives it.
     private var valueContext = HTMLContext.Attribute.text
     /// In an attribute value: its static bytes so far, up to ``valueBytesKept`` (for a URL's written scheme,
@@ -36,7 +40,7 @@ struct HTMLContextScanner {
     /// After sections that leave a tag in different states: the next byte must be a space, `/` or `>`.
     private var needsBoundary = false
     /// What the current tag has shown so far, for the contexts its end decides (see ``HTMLContext``).
-    private var tag = HTMLTagFacts()
+    var tag = HTMLTagFacts()
     /// Why the template is refused, and the byte offset in the template that it is about; set by ``scan(_:)``
     /// or ``ruleForValue(at:raw:)``, and kept.
     private(set) var refusal: (reason: String, offset: Int)?
@@ -204,19 +208,19 @@ struct HTMLContextScanner {
         }
     }
 
-    private static func isSpace(_ byte: UInt8) -> Bool {
+    static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
     }
 
-    private static func isLetter(_ byte: UInt8) -> Bool {
+    static func isLetter(_ byte: UInt8) -> Bool {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
     }
 
-    private static func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
+    static func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
 
     private var tagString: String { String(decoding: tagName, as: UTF8.self) }
 
-    private mutating func startValue() {
+    mutating func startValue() {
         schemeSettled = false
         valueStarted = false
         dynamicBeforeScheme = false
@@ -226,7 +230,7 @@ struct HTMLContextScanner {
         documentHasReference = false
     }
 
-    private mutating func valueByte(_ byte: UInt8, at offset: Int) {
+    mutating func valueByte(_ byte: UInt8, at offset: Int) {
         if valueContext == .document, !document.isEmpty {
             if byte == UInt8(ascii: "&") { documentHasReference = true }
             document[0].scan(byte, at: offset)
@@ -241,7 +245,7 @@ struct HTMLContextScanner {
     }
 
     /// The attribute's value ended: keeps what the tag's end decides on.
-    private mutating func endValue() {
+    mutating func endValue() {
         let name = String(decoding: attributeName, as: UTF8.self)
         if name == "http-equiv", !valueBytes.isEmpty { tag.hasHTTPEquiv = true }
         if name == "attributename", HTMLContext.animationElements.contains(tagString) {
@@ -254,7 +258,7 @@ struct HTMLContextScanner {
         valueContext = .text
     }
 
-    private mutating func endTag() {
+    mutating func endTag() {
         let name = tagString
         if state != .endTagName {
             if let offset = tag.metaContentValue, tag.hasHTTPEquiv, name == "meta" { refuse(HTMLContext.refusedMetaContent, at: offset) }
@@ -272,125 +276,6 @@ struct HTMLContextScanner {
             state = .rawText
         } else {
             state = .data
-        }
-    }
-
-    private mutating func step(_ byte: UInt8, at offset: Int) {
-        switch state {
-        case .data:
-            if byte == UInt8(ascii: "<") { state = .markupOpen }
-        case .markupOpen:
-            if Self.isLetter(byte) {
-                tagName = [Self.lower(byte)]
-                tag = HTMLTagFacts()
-                state = .tagName
-            } else if byte == UInt8(ascii: "/") {
-                tagName = []
-                state = .endTagName
-            } else if byte == UInt8(ascii: "!") {
-                dashes = 0
-                state = .markupDeclaration
-            } else if byte == UInt8(ascii: "?") {
-                state = .bogusComment
-            } else {
-                state = byte == UInt8(ascii: "<") ? .markupOpen : .data
-            }
-        case .markupDeclaration:
-            if byte == UInt8(ascii: "-") {
-                dashes += 1
-                if dashes == 2 {
-                    dashes = 0
-                    state = .comment
-                }
-            } else {
-                state = byte == UInt8(ascii: ">") ? .data : .bogusComment
-            }
-        case .comment:
-            if byte == UInt8(ascii: "-") {
-                dashes += 1
-            } else {
-                if byte == UInt8(ascii: ">"), dashes >= 2 { state = .data }
-                dashes = 0
-            }
-        case .bogusComment:
-            if byte == UInt8(ascii: ">") { state = .data }
-        case .tagName, .endTagName:
-            if Self.isSpace(byte) || byte == UInt8(ascii: "/") {
-                state = state == .endTagName ? .endTagName : .beforeAttributeName
-                if state == .endTagName, Self.isSpace(byte) { state = .bogusComment }
-            } else if byte == UInt8(ascii: ">") {
-                endTag()
-            } else {
-                tagName.append(Self.lower(byte))
-            }
-        case .beforeAttributeName:
-            if byte == UInt8(ascii: ">") {
-                endTag()
-            } else if !Self.isSpace(byte), byte != UInt8(ascii: "/") {
-                attributeName = [Self.lower(byte)]
-                state = .attributeName
-            }
-        case .attributeName:
-            if byte == UInt8(ascii: "=") {
-                state = .beforeAttributeValue
-            } else if byte == UInt8(ascii: ">") {
-                endTag()
-            } else if Self.isSpace(byte) {
-                state = .afterAttributeName
-            } else if byte == UInt8(ascii: "/") {
-                state = .beforeAttributeName
-            } else {
-                attributeName.append(Self.lower(byte))
-            }
-        case .afterAttributeName:
-            if byte == UInt8(ascii: "=") {
-                state = .beforeAttributeValue
-            } else if byte == UInt8(ascii: ">") {
-                endTag()
-            } else if !Self.isSpace(byte), byte != UInt8(ascii: "/") {
-                attributeName = [Self.lower(byte)]
-                state = .attributeName
-            }
-        case .beforeAttributeValue:
-            if Self.isSpace(byte) { return }
-            startValue()
-            if byte == UInt8(ascii: "\"") {
-                state = .doubleQuoted
-            } else if byte == UInt8(ascii: "'") {
-                state = .singleQuoted
-            } else if byte == UInt8(ascii: ">") {
-                endTag()
-            } else {
-                state = .unquoted
-                valueByte(byte, at: offset)
-            }
-        case .doubleQuoted, .singleQuoted:
-            if byte == UInt8(ascii: state == .doubleQuoted ? "\"" : "'") {
-                endValue()
-                state = .beforeAttributeName
-            } else {
-                valueByte(byte, at: offset)
-            }
-        case .unquoted:
-            if Self.isSpace(byte) {
-                endValue()
-                state = .beforeAttributeName
-            } else if byte == UInt8(ascii: ">") {
-                endValue()
-                endTag()
-            } else {
-                valueByte(byte, at: offset)
-            }
-        case .rawText:
-            if Self.lower(byte) == rawTextEnd[rawTextMatched] {
-                rawTextMatched += 1
-                if rawTextMatched == rawTextEnd.count {
-                    tagName = []
-                    state = .endTagName
-                }
-            } else {
-                rawTextMatched = Self.lower(byte) == rawTextEnd[0] ? 1 : 0
-            }
         }
     }
 }
