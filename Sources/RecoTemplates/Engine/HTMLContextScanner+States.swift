@@ -1,6 +1,11 @@
 /// The scanner's states, one byte at a time: a small reading of the HTML tokenizer (tags, attributes quoted
 /// and unquoted, comments, and the raw text of `<script>`, `<style>`, `<textarea>` and `<title>`).
 extension HTMLContextScanner {
+    /// How much of a tag's or an attribute's name is kept: more than any name the table knows, so a longer
+    /// name, cut, still matches none (and one beginning with `on` still begins with it), while the cost of
+    /// reading a template stays linear in its length.
+    static let nameBytesKept = 64
+
     /// Moves to the next state for one byte of static text at `offset` in the template.
     mutating func step(_ byte: UInt8, at offset: Int) {
         switch state {
@@ -48,7 +53,7 @@ extension HTMLContextScanner {
             } else if byte == UInt8(ascii: ">") {
                 endTag()
             } else {
-                tagName.append(Self.lower(byte))
+                if tagName.count < Self.nameBytesKept { tagName.append(Self.lower(byte)) }
             }
         case .beforeAttributeName:
             if byte == UInt8(ascii: ">") {
@@ -67,7 +72,7 @@ extension HTMLContextScanner {
             } else if byte == UInt8(ascii: "/") {
                 state = .beforeAttributeName
             } else {
-                attributeName.append(Self.lower(byte))
+                if attributeName.count < Self.nameBytesKept { attributeName.append(Self.lower(byte)) }
             }
         case .afterAttributeName:
             if byte == UInt8(ascii: "=") {
