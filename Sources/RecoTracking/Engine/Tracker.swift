@@ -4,7 +4,7 @@ import Foundation
 /// until the vendor stores them or refuses them for a reason (then they are dead-lettered).
 ///
 /// ```swift
-/// let tracker = try Tracker(destination: SegmentifyDestination(endpoint: url, apiKey: key, origin: "shop.example"),
+/// let tracker = try Tracker(destination: SegmentifyDestination(dataCenter: url, apiKey: key, origin: "shop.example"),
 ///                           configuration: TrackerConfiguration(journal: journalURL))
 /// try tracker.track(.widgetView(of: widget, context: context))
 /// let summary = await tracker.shutdown(deadline: .seconds(5))
