@@ -48,9 +48,9 @@ final class Journal: @unchecked Sendable {
     /// share one lock. In batched mode a full buffer is written out here; a disk error then stays for
     /// ``commit()`` and the next appends to report (the record itself is accepted and kept).
     func append(_ record: consuming [UInt8], assigningSequence: Bool) throws(TrackingError) -> (serial: Int, sequence: UInt64) {
-        let payload = record
+        var payload = record
         let (appended, due) = try withState { (state: inout JournalState) throws(TrackingError) in
-            (try state.append(payload, assigningSequence: assigningSequence), state.flushDue && !state.isStrict)
+            (try state.append(&payload, assigningSequence: assigningSequence), state.flushDue && !state.isStrict)
         }
         if due { _ = try? makeDurable(upTo: appended.serial) }
         return appended

@@ -112,11 +112,10 @@ struct JournalState {
 
     /// Takes a record into the buffer; returns its serial and, when `assigningSequence`, the sequence
     /// number written into the event's id (bytes 9..<17 of an ``EventCodec`` payload).
-    mutating func append(_ record: consuming [UInt8], assigningSequence: Bool) throws(TrackingError) -> (serial: Int, sequence: UInt64) {
+    mutating func append(_ payload: inout [UInt8], assigningSequence: Bool) throws(TrackingError) -> (serial: Int, sequence: UInt64) {
         guard !intakeClosed else { throw .shutDown }
         // Batched: while the disk fails, what is accepted could not be made durable; refuse instead.
         if case .batched = durability, let diskError { throw diskError }
-        var payload = record
         let size = payload.count + RecordFrame.headerSize
         guard totalBytes + size <= maxBytes else { throw .queueFull }
         guard payload.count <= RecordFrame.maximumPayload else {
