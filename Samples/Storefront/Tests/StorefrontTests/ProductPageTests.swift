@@ -45,7 +45,7 @@ struct ProductPageTests {
 
     @Test(arguments: [StandInVendor.Behaviour(delay: .seconds(3)), StandInVendor.Behaviour(failing: true)])
     func slowOrFailingVendorLeavesThePageWithoutBlocks(behaviour: StandInVendor.Behaviour) async throws {
-        try await Harness.run(behaviour: behaviour) { client, harness in
+        try await Harness.run(behaviour: behaviour, timeout: .seconds(1)) { client, harness in
             let page = try await client.page("/products/100900")
             #expect(page.status == .ok)
             #expect(page.html.contains("<h1>Product 100900</h1>"))

@@ -32,4 +32,18 @@ struct RenderedWidgetsTests {
         for index in 0..<10_000 { memory.record([Self.shown(1)], for: "v\(index % 5)") }
         #expect(memory.visitorCount == 3)
     }
+
+    @Test func memoryIsBoundedInBytesAndRefusesOverlongIds() {
+        let memory = RenderedWidgets(maxVisitors: 1_000, maxWidgetsPerVisitor: 4, maxBytes: 10_000)
+        let long = String(repeating: "x", count: 200)
+        for index in 0..<1_000 {
+            memory.record([RenderedWidgets.Shown(vendor: .segmentify, instanceId: long + "\(index)", interactionId: long)], for: "visitor\(index)")
+            #expect(memory.byteCount <= 10_000)
+        }
+        #expect(memory.visitorCount < 30 && memory.visitorCount > 0)
+        #expect(memory.take(instanceId: long + "999", interactionId: long, for: "visitor999") != nil, "the newest is kept")
+        let overlong = String(repeating: "y", count: RenderedWidgets.maxIdBytes + 1)
+        memory.record([RenderedWidgets.Shown(vendor: .segmentify, instanceId: overlong, interactionId: "a")], for: "mallory")
+        #expect(memory.take(instanceId: overlong, interactionId: "a", for: "mallory") == nil)
+    }
 }
