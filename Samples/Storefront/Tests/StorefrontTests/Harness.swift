@@ -29,7 +29,7 @@ struct Harness {
     static func run(behaviour: StandInVendor.Behaviour = .init(), vendorState: VendorState = .up, tokens: ClickTokens = ClickTokens(),
                     cache: RecommendationCache? = nil, staticPage: StaticPage? = nil, transport: any Transport = AsyncHTTPClientTransport(),
                     rendered: RenderedWidgets = RenderedWidgets(), clicks: ClickLedger = ClickLedger(),
-                    vendor: StandInVendor? = nil, timeout: Duration = Harness.timeout,
+                    vendor: StandInVendor? = nil, timeout: Duration = Harness.timeout, limits: ReplyLimits = ReplyLimits(),
                     _ body: @escaping @Sendable (any TestClientProtocol, Harness) async throws -> Void) async throws {
         let vendor = try vendor ?? StandInVendor(behaviour: behaviour)
         let log = LogRecorder()
@@ -41,7 +41,7 @@ struct Harness {
             let journal = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-tests-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: journal) }
             let tracking = try StorefrontTracking(directory: journal, settings: settings, transport: transport, flushInterval: .milliseconds(20))
-            let storefront = try Storefront(source: RecommendationSource(settings: settings, transport: transport, logger: log.logger("recommendations")),
+            let storefront = try Storefront(source: RecommendationSource(settings: settings, transport: transport, limits: limits, logger: log.logger("recommendations")),
                                             tracking: tracking, tokens: tokens, rendered: rendered, cache: cache, staticPage: staticPage,
                                             clicks: clicks, logger: log.logger("storefront"))
             let harness = Harness(vendor: vendor, storefront: storefront, log: log)

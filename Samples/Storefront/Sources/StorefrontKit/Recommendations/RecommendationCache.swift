@@ -35,8 +35,6 @@ public final class RecommendationCache: @unchecked Sendable {
     /// The bytes of rendered HTML kept now.
     public var byteCount: Int { lock.withLock { bytes } }
 
-    /// How many products are kept now (fetching or ready).
-    public var count: Int { lock.withLock { entries.count } }
 
     /// The blocks for `productId`: cached ones while fresh, else `fetch`'s (kept only when not empty,
     /// so a vendor outage is not remembered). A page arriving while another fetches waits for that fetch.
