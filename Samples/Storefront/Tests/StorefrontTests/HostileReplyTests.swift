@@ -87,6 +87,17 @@ struct HostileReplyTests {
         }
     }
 
+    @Test(arguments: [false, true])
+    func aLargeReplyIsCutOffByTheURLSessionTransportToo(streamed: Bool) async throws {
+        let reply = ScriptedReply(body: Data(repeating: 0x20, count: 20 << 20), chunkSize: streamed ? 256 << 10 : nil)
+        try await Harness.run(behaviour: .init(segmentifyReply: reply), transport: CappedURLSessionTransport()) { client, harness in
+            let page = try await client.page("/products/100900")
+            #expect(page.status == .ok)
+            #expect(page.attribute("data-reco-vendor") == ["reteno"])
+            #expect(harness.log.messages.contains { $0.contains("segmentify unusable (the reply is larger than 4194304 bytes)") }, "\(harness.log.messages)")
+        }
+    }
+
     /// The same counts handed to RecoKit itself, the storefront's own check switched off: RecoVendors'
     /// block assembly adds the counts up and, before its fix, traps on the overflow ("arithmetic
     /// overflow", BlockAssembly.swift:33), which kills the whole test process; a trap cannot be caught,

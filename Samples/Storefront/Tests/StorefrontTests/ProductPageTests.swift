@@ -7,9 +7,13 @@ import RecoTracking
 
 @Suite("Product page")
 struct ProductPageTests {
-    @Test(arguments: ["ahc", "urlsession"])
+    @Test(arguments: ["ahc", "urlsession", "recokit-urlsession"])
     func pageCarriesTheVendorsBlocksWithTrackingAttributes(transport: String) async throws {
-        let transport: any Transport = transport == "ahc" ? AsyncHTTPClientTransport() : URLSessionTransport.shared
+        let transport: any Transport = switch transport {
+        case "ahc": AsyncHTTPClientTransport()
+        case "urlsession": CappedURLSessionTransport()
+        default: URLSessionTransport.shared
+        }
         try await Harness.run(transport: transport) { client, _ in
             let page = try await client.page("/products/100900")
             #expect(page.status == .ok)

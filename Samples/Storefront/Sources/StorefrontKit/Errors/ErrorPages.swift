@@ -15,7 +15,8 @@ struct ErrorPages<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch {
             let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
-            let level: Logger.Level = status.code >= 500 ? .error : .notice
+            // A missing page is common and tells an operator little: debug, so a flood of them does not flood the log.
+            let level: Logger.Level = status.code >= 500 ? .error : status == .notFound ? .debug : .notice
             logger.log(level: level, "\(request.method) \(request.uri.path): \(status.code): \(error)", metadata: ["request": "\(context.id)"])
             return Self.page(status, requestId: context.id)
         }

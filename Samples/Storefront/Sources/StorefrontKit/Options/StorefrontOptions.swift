@@ -28,7 +28,7 @@ public struct StorefrontOptions: Sendable, Equatable {
     public var clickLifetimeSeconds = 3600
     /// How long shutting down may spend delivering events, in seconds.
     public var drainSeconds = 5
-    /// The HTTP client for vendors: `ahc` (AsyncHTTPClient) or `urlsession` (RecoKit's URLSessionTransport).
+    /// The HTTP client for vendors: `ahc` (AsyncHTTPClient) or `urlsession` (``CappedURLSessionTransport``).
     public var transport = "ahc"
     /// How long a product's blocks are reused between pages, in seconds (0: never).
     public var cacheSeconds = 0
@@ -72,7 +72,7 @@ public struct StorefrontOptions: Sendable, Equatable {
           --timeout MS              vendor timeout per page, milliseconds (default 300) [STOREFRONT_TIMEOUT_MS]
           --click-ttl SECONDS       click-through link lifetime (default 3600) [STOREFRONT_CLICK_TTL]
           --transport ahc|urlsession  HTTP client for vendor requests and tracking: AsyncHTTPClient (default) or
-                                    RecoKit's URLSessionTransport [STOREFRONT_TRANSPORT]
+                                    URLSession (both read at most --max-reply-kb of a reply) [STOREFRONT_TRANSPORT]
           --cache-ttl SECONDS       reuse a product's blocks for this long, for every visitor (default 0: off) [STOREFRONT_CACHE_TTL]
           --drain SECONDS           time allowed to deliver events on SIGTERM/SIGINT (default 5) [STOREFRONT_DRAIN]
           --payloads DIR            stand-in vendor payload folder (default Samples/Payloads) [STOREFRONT_PAYLOADS]

@@ -32,7 +32,7 @@ public enum StorefrontServer {
             retenoAccessKey: options.retenoAccessKey, retenoVariant: try RetenoVariantId(options.retenoVariant),
             timeout: .milliseconds(options.timeoutMilliseconds), maxReplyBytes: options.maxReplyKilobytes * 1024)
         let transport: any Transport = options.transport == "urlsession"
-            ? URLSessionTransport.shared : AsyncHTTPClientTransport(maxReplyBytes: settings.maxReplyBytes)
+            ? CappedURLSessionTransport(maxReplyBytes: settings.maxReplyBytes) : AsyncHTTPClientTransport(maxReplyBytes: settings.maxReplyBytes)
         let tracking = try StorefrontTracking(directory: options.journal, settings: settings, transport: transport)
         let storefront = try Storefront(source: RecommendationSource(settings: settings, transport: transport), tracking: tracking,
                                         tokens: ClickTokens(lifetime: .seconds(options.clickLifetimeSeconds)),
