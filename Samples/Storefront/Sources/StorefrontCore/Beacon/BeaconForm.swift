@@ -24,6 +24,7 @@ public struct BeaconForm: Sendable, Hashable {
         /// A needed field is not valid percent-encoded UTF-8, or too long.
         public static let malformed = Refusal(kind: .malformed)
 
+        /// What was wrong, in a sentence fit for a 400 page.
         public var description: String {
             switch kind {
             case .tooLarge: "the form is too large"

@@ -22,6 +22,8 @@ public struct AsyncHTTPClientTransport: Transport {
         self.maxReplyBytes = max(1, maxReplyBytes)
     }
 
+    /// Sends `request` and reads its reply, at most ``maxReplyBytes`` of body, within `timeout`.
+    /// - Throws: ``ReplyTooLarge`` past the limit; AsyncHTTPClient's errors otherwise.
     public func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
         var http = HTTPClientRequest(url: request.url.absoluteString)
         http.method = .RAW(value: request.method)
@@ -46,5 +48,6 @@ public struct ReplyTooLarge: Error, CustomStringConvertible, Equatable {
     /// The limit it passed, in bytes.
     public let limit: Int
 
+    /// "the reply is larger than N bytes".
     public var description: String { "the reply is larger than \(limit) bytes" }
 }

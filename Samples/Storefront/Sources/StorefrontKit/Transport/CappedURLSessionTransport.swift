@@ -32,6 +32,8 @@ public final class CappedURLSessionTransport: Transport, @unchecked Sendable {
 
     deinit { session.invalidateAndCancel() }
 
+    /// Sends `request` and reads its reply, at most ``maxReplyBytes`` of body.
+    /// - Throws: ``ReplyTooLarge`` past the limit; Foundation's `URLError`s otherwise.
     public func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
