@@ -98,6 +98,22 @@ struct HostileReplyTests {
         }
     }
 
+    @Test func productsOverTheLimitsAreSkippedAndHugeNumbersDoNotStopThePage() async throws {
+        var text = String(decoding: Self.segmentify, as: UTF8.self)
+        let name = try #require(text.range(of: #""name": "Nike Academy Futbol Topu""#))
+        text.replaceSubrange(name, with: #""name": ""# + String(repeating: "N", count: 1 << 20) + "\"")
+        let price = try #require(text.range(of: #""price": 1899.99"#))
+        text.replaceSubrange(price, with: #""price": 1e999999999"#)
+        text = text.replacingOccurrences(of: #""price": 449.9"#, with: #""price": -9223372036854775809"#)
+        try await Harness.run(behaviour: .init(segmentifyReply: ScriptedReply(body: Data(text.utf8)))) { client, harness in
+            let page = try await client.page("/products/100900")
+            #expect(page.status == .ok)
+            #expect(page.attribute("data-reco-vendor").contains("segmentify"), "the blocks stay, less what is over a limit")
+            #expect(!page.html.contains(String(repeating: "N", count: 600)))
+            #expect(harness.log.messages.contains { $0.contains("its name is 1048576 bytes, over 512") }, "\(harness.log.messages)")
+        }
+    }
+
     /// The same counts handed to RecoKit itself, the storefront's own check switched off: RecoVendors'
     /// block assembly adds the counts up and, before its fix, traps on the overflow ("arithmetic
     /// overflow", BlockAssembly.swift:33), which kills the whole test process; a trap cannot be caught,
