@@ -30,7 +30,7 @@ struct PayloadFile {
 
     /// Decodes bytes read from this file.
     /// - Throws: ``PayloadError`` naming the file.
-    /// - Parameters: see ``VendorPayloads/decode(_:vendor:language:variantId:title:)``.
+    /// - Parameters: see ``VendorPayloads/decode(_:vendor:language:variantId:title:limits:)``.
     func decode(_ data: Data, language: String? = nil, variantId: RetenoVariantId? = nil, title: String = "") throws(PayloadError) -> Recommendations<RawProduct> {
         do {
             return try VendorPayloads.decode(data, language: language, variantId: variantId, title: title)
