@@ -12,6 +12,13 @@ struct PreviewGallery {
         ("email", false, "tables and inline styles"),
     ]
 
+    /// The most products of one widget the page renders in each template (and sends in its tracking
+    /// requests): a widget of 20,000 products would make a page of hundreds of megabytes. The page says
+    /// when a widget was cut; `recokit render` renders every product.
+    static let productsShown = 100
+    /// The most failures, and the most notices, listed on a payload's page; the page says how many more.
+    static let reportLinesShown = 500
+
     /// The payload files, in order.
     let files: [String]
     /// The folder to write.
@@ -121,15 +128,28 @@ struct PreviewGallery {
             "hasReport": .bool(!report.failures.isEmpty || !report.notices.isEmpty),
             "reportOpen": .bool(report.failures.count + report.notices.count <= 5),
             "reportSummary": .string("\(plural(report.failures.count, "failure")), \(plural(report.notices.count, "notice"))"),
-            "failures": .array(report.failures.map { .string($0.description) }),
-            "notices": .array(report.notices.map { .string($0.description) }),
+            "failures": .array(Self.reportLines(report.failures.map(\.description), noun: "failure")),
+            "notices": .array(Self.reportLines(report.notices.map(\.description), noun: "notice")),
             "hasWidgets": .bool(!widgets.isEmpty),
             "widgets": .array(widgets),
         ]
     }
 
-    private func widgetContext(_ widget: Widget<RawProduct>, index: Int) throws -> JSONValue {
+    /// The first ``reportLinesShown`` lines, then one saying how many more there are.
+    private static func reportLines(_ lines: [String], noun: String) -> [JSONValue] {
+        guard lines.count > reportLinesShown else { return lines.map(JSONValue.string) }
+        return lines.prefix(reportLinesShown).map(JSONValue.string)
+            + [.string("… and \(plural(lines.count - reportLinesShown, "more \(noun)")) not listed here (recokit decode lists them all)")]
+    }
+
+    private func widgetContext(_ whole: Widget<RawProduct>, index: Int) throws -> JSONValue {
         let anchor = "widget-\(index)"
+        var widget = whole
+        var capNote: JSONValue = .null
+        if whole.items.count > Self.productsShown {
+            widget.items = Array(whole.items.prefix(Self.productsShown))
+            capNote = .string("This widget has \(whole.items.count) products; the preview shows the first \(Self.productsShown) in each template and tracking request (recokit render renders them all).")
+        }
         var renderings: [JSONValue] = []
         for template in Self.htmlTemplates {
             let html = try renderer.render(widget, template: template.name, blockId: "\(anchor)-\(template.name)", includeStyles: false)
@@ -141,7 +161,7 @@ struct PreviewGallery {
         let text = try renderer.render(widget, template: "text")
         renderings.append(["template": "text", "note": "plain text, not escaped", "wide": false, "text": .string(text)])
         let requests = PreviewTracking.requests(for: widget)
-        let heading = widget.title.allSatisfy(\.isWhitespace) ? "Widget \(index) (no title)" : "\(index). \(widget.title)"
+        let heading = whole.title.allSatisfy(\.isWhitespace) ? "Widget \(index) (no title)" : "\(index). \(widget.title)"
         return [
             "anchor": .string(anchor),
             "heading": .string(heading),
@@ -149,7 +169,8 @@ struct PreviewGallery {
             "vendor": .string(widget.vendor.rawValue),
             "instanceId": .string(widget.instanceId),
             "interactionId": .string(widget.interactionId),
-            "productCount": .number(JSONNumber(widget.items.count)),
+            "productCount": .number(JSONNumber(whole.items.count)),
+            "capNote": capNote,
             "path": .string(widget.path.description),
             "renderings": .array(renderings),
             "trackingNote": requests == nil ? .string(PreviewTracking.unavailableNote) : .null,

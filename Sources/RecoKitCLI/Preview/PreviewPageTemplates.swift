@@ -151,6 +151,9 @@ enum PreviewPageTemplates {
             <div><dt>products</dt><dd>{{productCount}}</dd></div>
             <div><dt>at</dt><dd><code>{{path}}</code></dd></div>
           </dl>
+        {{#capNote}}
+          <p class="cap">{{capNote}}</p>
+        {{/capNote}}
           <div class="renderings">
         {{#renderings}}
             <figure class="rendering{{#wide}} wide{{/wide}}">
