@@ -91,4 +91,21 @@ struct HostileInputCLITests {
             #expect((result.stdout + result.stderr).contains("ReplyLimits.itemCount"), "\(arguments)")
         }
     }
+
+    /// Pretty-printing `[[[[…]]]]` indents every level: output growing with the square of the depth.
+    /// A value nested deeper than 8 levels is written on one line.
+    @Test func aDeeplyNestedFieldIsWrittenOnOneLine() throws {
+        let deep = String(repeating: "[", count: 30) + "1" + String(repeating: "]", count: 30)
+        let shallow = "[[1,2],[3]]"
+        let text = try sampleText("reteno-recoms-full").replacingOccurrences(of: #""productId": "MH07""#, with: #""productId": "MH07", "deep": \#(deep), "shallow": \#(shallow)"#)
+        let file = try CLI.temporaryFile("deep.json", text)
+        defer { CLI.removeTemporaryFile(file) }
+        let result = try CLI.run(["decode", file, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"deep\": " + deep + ",\n"))
+        #expect(result.stdout.contains("\"shallow\": [\n            [\n              1,"), "a shallow value is indented as before")
+        let parsed = try JSONValue(parsing: result.stdout)
+        let product = parsed["widgets"]?[0]?["products"]?.arrayValue?.first { $0["productId"] == "MH07" }
+        #expect(product?["deep"] == (try JSONValue(parsing: deep)))
+    }
 }

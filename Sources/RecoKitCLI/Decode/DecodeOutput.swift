@@ -10,6 +10,10 @@ enum DecodeOutput {
     /// push every other row's columns to its width.
     static let idColumnLimit = 40
     static let nameLength = 48
+    /// The deepest a product field's value is indented; a value nested deeper is written on one line.
+    /// Indenting every level of `[[[[…]]]]` would print a number of spaces that grows with the square
+    /// of the depth, from input that grows with the depth.
+    static let indentedDepth = 8
 
     /// The widgets, their numbered products, then failures and notices. Every line has its control
     /// characters escaped (``TerminalText``).
@@ -97,8 +101,30 @@ enum DecodeOutput {
             if key == "position" {
                 text += String(item.position)
             } else {
-                JSONWriter.write(fields[key]!, to: &text, style: .pretty, indent: 5)
+                writeValue(fields[key]!, to: &text, indent: 5)
             }
+        }
+    }
+
+    /// The value indented as ``JSONWriter`` does when it is at most ``indentedDepth`` deep, on one line otherwise.
+    private static func writeValue(_ value: JSONValue, to text: inout String, indent: Int) {
+        JSONWriter.write(value, to: &text, style: depth(of: value, over: indentedDepth) > indentedDepth ? .compact : .pretty, indent: indent)
+    }
+
+    /// How deeply arrays and objects nest in the value (0 for a scalar), counted no further than `limit + 1`.
+    private static func depth(of value: JSONValue, over limit: Int) -> Int {
+        guard limit >= 0 else { return 1 }
+        switch value {
+        case .array(let elements):
+            var deepest = 0
+            for element in elements where deepest <= limit { deepest = max(deepest, depth(of: element, over: limit - 1)) }
+            return deepest + 1
+        case .object(let members):
+            var deepest = 0
+            for member in members.values where deepest <= limit { deepest = max(deepest, depth(of: member, over: limit - 1)) }
+            return deepest + 1
+        case .null, .bool, .number, .string:
+            return 0
         }
     }
 
@@ -113,13 +139,16 @@ enum DecodeOutput {
 
     /// `{"kind","vendor","payload","notices":[{"kind","path","message"}]}` for a payload without recommendations.
     static func writeJSON(_ description: VendorReplyDescription, to out: inout some TextSink) {
-        let document: JSONValue = [
-            "kind": .string(description.kind.rawValue),
-            "vendor": .string(description.kind.vendor.rawValue),
-            "payload": description.json,
-            "notices": .array(notices(description.notices)),
-        ]
-        out.write(JSONWriter.string(document, style: .pretty) + "\n")
+        var text = "{\n  \"kind\": "
+        JSONWriter.writeString(description.kind.rawValue, to: &text)
+        text += ",\n  \"notices\": "
+        JSONWriter.write(.array(notices(description.notices)), to: &text, style: .pretty, indent: 1)
+        text += ",\n  \"payload\": "
+        writeValue(description.json, to: &text, indent: 1)
+        text += ",\n  \"vendor\": "
+        JSONWriter.writeString(description.kind.vendor.rawValue, to: &text)
+        text += "\n}\n"
+        out.write(text)
     }
 
     private static func notices(_ notices: [DecodingNotice]) -> [JSONValue] {
