@@ -26,54 +26,80 @@ struct PreviewGallery {
     /// The renderer for widgets.
     let renderer: WidgetRenderer
 
-    /// Reads every payload and writes every page. One payload's failure never stops the others.
-    /// - Returns: the payloads with what each turned out to be.
+    /// Whether each payload is previewed in a process of its own (see ``PreviewProcess``), so that one
+    /// that crashes costs only its own page. The command does; a child previewing one page does not.
+    var isolated = true
+
+    /// Reads every payload and writes every page, then the index. One payload's failure never stops
+    /// the others, not even a crash: its page and the index say what happened.
+    /// - Returns: what each payload turned out to be, in file order.
     /// - Throws: only when the folder or a page cannot be written.
-    func write() throws -> [PreviewPayload] {
+    func write() throws -> [PreviewEntry] {
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let pages = try TemplateLibrary(templates: PreviewPageTemplates.sources)
         let style = (try? renderer.library.render("reco-style", .null)) ?? ""
-        var payloads: [PreviewPayload] = []
+        var entries: [PreviewEntry] = []
         var usedPages: Set<String> = ["index.html"]
         for file in files {
             var page = PreviewPayload.pageName(for: file)
             var suffix = 2
             while usedPages.contains(page) { page = PreviewPayload.pageName(for: file, suffix: suffix); suffix += 1 }
             usedPages.insert(page)
-            var payload = PreviewPayload.read(file, page: page)
-            var html: String
-            do {
-                html = try pages.render("preview-payload", .context(pageContext(&payload, style: style)))
-            } catch {
-                payload.outcome = .failed("rendering its page failed: \(error)")
-                html = (try? pages.render("preview-payload", .context(pageContext(&payload, style: style)))) ?? "\(error)"
+            guard isolated else {
+                var payload = PreviewPayload.read(file, page: page)
+                entries.append(try writePage(&payload, pages: pages, style: style))
+                continue
             }
-            try Data(html.utf8).write(to: output.appendingPathComponent(page))
-            payloads.append(payload)
+            do {
+                entries.append(try PreviewProcess.preview(file, page: page, output: output, currency: renderer.defaultCurrency))
+            } catch {
+                // The child died: its page says so, written here without reading the payload again.
+                var payload = PreviewPayload(file: file, page: page, vendor: nil, outcome: .failed(error.description))
+                entries.append(try writePage(&payload, pages: pages, style: style))
+            }
         }
-        let index = try pages.render("preview-index", .context(indexContext(payloads)))
+        let index = try pages.render("preview-index", .context(indexContext(entries)))
         try Data(index.utf8).write(to: output.appendingPathComponent("index.html"))
-        return payloads
+        return entries
     }
 
-    private func indexContext(_ payloads: [PreviewPayload]) -> JSONValue {
-        let widgets = payloads.flatMap(\.widgets)
-        return [
-            "payloadCount": .number(JSONNumber(payloads.count)),
-            "widgetCount": .number(JSONNumber(widgets.count)),
-            "productCount": .number(JSONNumber(widgets.reduce(0) { $0 + $1.items.count })),
+    /// Reads one payload and writes its page, without the index (what the process of one payload does).
+    func writePage(for file: String, page: String) throws -> PreviewEntry {
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let pages = try TemplateLibrary(templates: PreviewPageTemplates.sources)
+        let style = (try? renderer.library.render("reco-style", .null)) ?? ""
+        var payload = PreviewPayload.read(file, page: page)
+        return try writePage(&payload, pages: pages, style: style)
+    }
+
+    private func writePage(_ payload: inout PreviewPayload, pages: TemplateLibrary, style: String) throws -> PreviewEntry {
+        var html: String
+        do {
+            html = try pages.render("preview-payload", .context(pageContext(&payload, style: style)))
+        } catch {
+            payload.outcome = .failed("rendering its page failed: \(error)")
+            html = (try? pages.render("preview-payload", .context(pageContext(&payload, style: style)))) ?? "\(error)"
+        }
+        try Data(html.utf8).write(to: output.appendingPathComponent(payload.page))
+        return PreviewEntry(payload)
+    }
+
+    private func indexContext(_ entries: [PreviewEntry]) -> JSONValue {
+        [
+            "payloadCount": .number(JSONNumber(entries.count)),
+            "widgetCount": .number(JSONNumber(entries.reduce(0) { $0 + $1.widgetCount })),
+            "productCount": .number(JSONNumber(entries.reduce(0) { $0 + $1.productCount })),
             "templateList": .string((Self.htmlTemplates.map(\.name) + ["text"]).joined(separator: ", ")),
-            "payloads": .array(Self.indexOrder(payloads).map { payload in
-                let report = payload.report
-                return [
-                    "name": .string(payload.name),
-                    "file": .string(payload.file),
-                    "page": .string(payload.page),
-                    "vendor": .string(payload.vendor ?? "—"),
-                    "status": .string(payload.status.text),
-                    "statusClass": .string(payload.status.tone),
-                    "widgetSummary": .string(payload.widgets.isEmpty ? "—" : "\(plural(payload.widgets.count, "widget")), \(plural(payload.widgets.reduce(0) { $0 + $1.items.count }, "product"))"),
-                    "reportSummary": .string(report.failures.isEmpty && report.notices.isEmpty ? "—" : "\(plural(report.failures.count, "failure")), \(plural(report.notices.count, "notice"))"),
+            "payloads": .array(Self.indexOrder(entries).map { entry in
+                [
+                    "name": .string(entry.name),
+                    "file": .string(entry.file),
+                    "page": .string(entry.page),
+                    "vendor": .string(entry.vendor ?? "—"),
+                    "status": .string(entry.statusText),
+                    "statusClass": .string(entry.statusTone),
+                    "widgetSummary": .string(entry.widgetCount == 0 ? "—" : "\(plural(entry.widgetCount, "widget")), \(plural(entry.productCount, "product"))"),
+                    "reportSummary": .string(entry.failureCount == 0 && entry.noticeCount == 0 ? "—" : "\(plural(entry.failureCount, "failure")), \(plural(entry.noticeCount, "notice"))"),
                 ]
             }),
         ]
@@ -81,16 +107,8 @@ struct PreviewGallery {
 
     /// The order of the index: payloads that failed first (they need attention), then those with
     /// widgets, then vendor error replies, then replies that carry no recommendations; by file order within each.
-    static func indexOrder(_ payloads: [PreviewPayload]) -> [PreviewPayload] {
-        func rank(_ payload: PreviewPayload) -> Int {
-            switch payload.outcome {
-            case .failed: 0
-            case .recommendations: 1
-            case .vendorError: 2
-            case .other: 3
-            }
-        }
-        return payloads.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+    static func indexOrder(_ entries: [PreviewEntry]) -> [PreviewEntry] {
+        entries.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element)
     }
 
     /// The page's values; a widget that fails to render turns the payload into a failure.
