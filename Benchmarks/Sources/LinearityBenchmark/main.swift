@@ -42,7 +42,8 @@ func time(_ arguments: [String], runs: Int = 3) throws -> Double {
     var best = Double.infinity
     for _ in 0..<runs {
         let argv: [UnsafeMutablePointer<CChar>?] = ([recokit] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        let envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?
         #else
@@ -54,7 +55,7 @@ func time(_ arguments: [String], runs: Int = 3) throws -> Double {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        let spawned = posix_spawn(&pid, recokit, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, recokit, &actions, nil, argv, envp)
         guard spawned == 0 else { throw SpawnFailed(arguments: arguments, status: spawned) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
