@@ -11,7 +11,7 @@ import Darwin
 // along one dimension (a long string, many keys, many products, deep arrays), at a size and at twice
 // that size. Time must roughly double: the benchmark fails when a doubling costs more than 3x.
 // The real executable is run (release build), so its parsing, decoding, rendering and output writing
-// are all measured; each time is the best of three runs.
+// are all measured; each time is the best of five runs.
 
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let recokit = ProcessInfo.processInfo.environment["RECOKIT"] ?? root.appendingPathComponent(".build/release/recokit").path
@@ -36,9 +36,10 @@ let commands: [(name: String, arguments: (String) -> [String])] = [
 
 struct SpawnFailed: Error { let arguments: [String]; let status: Int32 }
 
-/// Seconds for one run of recokit, output to /dev/null; the best of `runs`. Spawned and waited for
+/// Seconds for one run of recokit, output to /dev/null; the best of `runs` (the least disturbed by
+/// other work on a shared machine). Spawned and waited for
 /// directly: Foundation's `Process.waitUntilExit` polls, which rounds short runs to 50 ms steps.
-func time(_ arguments: [String], runs: Int = 3) throws -> Double {
+func time(_ arguments: [String], runs: Int = 5) throws -> Double {
     var best = Double.infinity
     for _ in 0..<runs {
         let argv: [UnsafeMutablePointer<CChar>?] = ([recokit] + arguments).map { strdup($0) } + [nil]
