@@ -66,4 +66,25 @@ struct PreviewIsolationTests {
         #expect(page.contains("This widget has 250 products; the preview shows the first 100"))
         #expect(page.contains("data-reco-product-id=\"P99\"") && !page.contains("data-reco-product-id=\"P100\""))
     }
+
+    /// A reply of many blocks makes a page of its first 50, and the page says so.
+    @Test func aReplyOfManyWidgetsIsCutAndThePageSaysSo() throws {
+        let folder = try RenderPreviewCLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var reply = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: RenderPreviewCLI.payload("segmentify-v3")))) as! [String: Any]
+        var block = (reply["responses"] as! [[[String: Any]]])[0][0]
+        var params = block["params"] as! [String: Any]
+        params["elimination"] = "NO_ELIMINATION"
+        block["params"] = params
+        reply["responses"] = [Array(repeating: block, count: 60)]
+        let file = folder.appendingPathComponent("many-widgets.json")
+        try JSONSerialization.data(withJSONObject: reply).write(to: file)
+        let output = folder.appendingPathComponent("gallery")
+        let result = try RenderPreviewCLI.run(["preview", file.path, "-o", output.path])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("60 widgets"))
+        let page = try String(contentsOf: output.appendingPathComponent("many-widgets.html"), encoding: .utf8)
+        #expect(page.contains("This payload has 60 widgets; the preview shows the first 50"))
+        #expect(page.contains("id=\"widget-50\"") && !page.contains("id=\"widget-51\""))
+    }
 }

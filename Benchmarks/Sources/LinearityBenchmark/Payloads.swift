@@ -52,3 +52,21 @@ enum Dimension: String, CaseIterable {
         return try JSONSerialization.data(withJSONObject: ["recoms": products])
     }
 }
+
+/// Segmentify replies of `size` blocks, each a copy of the first block of the sample
+/// `segmentify-v3.json` with one instance id for all (as a hostile reply may send) and no elimination.
+enum ManyWidgets {
+    static let name = "many widgets"
+    static let baseSize = 1_000
+
+    static func payload(size: Int, sample: [String: Any]) throws -> Data {
+        var reply = sample
+        let groups = sample["responses"] as! [[[String: Any]]]
+        var block = groups[0][0]
+        var params = block["params"] as! [String: Any]
+        params["elimination"] = "NO_ELIMINATION"
+        block["params"] = params
+        reply["responses"] = [Array(repeating: block, count: size)]
+        return try JSONSerialization.data(withJSONObject: reply)
+    }
+}

@@ -16,6 +16,8 @@ struct PreviewGallery {
     /// requests): a widget of 20,000 products would make a page of hundreds of megabytes. The page says
     /// when a widget was cut; `recokit render` renders every product.
     static let productsShown = 100
+    /// The most widgets of one payload its page shows (each in five renderings); the page says how many more.
+    static let widgetsShown = 50
     /// The most failures, and the most notices, listed on a payload's page; the page says how many more.
     static let reportLinesShown = 500
 
@@ -115,9 +117,12 @@ struct PreviewGallery {
     private func pageContext(_ payload: inout PreviewPayload, style: String) throws -> JSONValue {
         let report = payload.report
         var widgets: [JSONValue] = []
-        for (index, widget) in payload.widgets.enumerated() {
+        for (index, widget) in payload.widgets.prefix(Self.widgetsShown).enumerated() {
             widgets.append(try widgetContext(widget, index: index + 1))
         }
+        let widgetCapNote: JSONValue = payload.widgets.count > Self.widgetsShown
+            ? .string("This payload has \(payload.widgets.count) widgets; the preview shows the first \(Self.widgetsShown) (recokit render renders them all).")
+            : .null
         var explanation: JSONValue = .null
         var detail: JSONValue = .null
         switch payload.outcome {
@@ -149,6 +154,7 @@ struct PreviewGallery {
             "failures": .array(Self.reportLines(report.failures.map(\.description), noun: "failure")),
             "notices": .array(Self.reportLines(report.notices.map(\.description), noun: "notice")),
             "hasWidgets": .bool(!widgets.isEmpty),
+            "widgetCapNote": widgetCapNote,
             "widgets": .array(widgets),
         ]
     }

@@ -45,3 +45,17 @@ struct SingleLineFieldsTests {
         #expect(branded == "Acme Injected|a b;c d;")
     }
 }
+
+@Suite("Many blocks on one page")
+struct ManyBlocksTests {
+    /// Each block of one instance id walked every suffix already given (quadratic in the blocks); the
+    /// ids are still the smallest free ones, an id that another block's own instance id took included.
+    @Test func blocksOfOneInstanceIdGetTheSmallestFreeIds() throws {
+        let ids = ["a", "a-2", "a", "a", "b", "a"] + Array(repeating: "a", count: 2_000)
+        let widgets = try ids.map { try SampleWidgets.widget([#"{"productId":"p1","name":"Lamp"}"#], instanceId: $0) }
+        let page = try WidgetRenderer().render(widgets, template: "list")
+        let expected = ["reco-a", "reco-a-2", "reco-a-3", "reco-a-4", "reco-b", "reco-a-5"] + (6..<2_006).map { "reco-a-\($0)" }
+        let found = page.components(separatedBy: " id=\"reco-").dropFirst().map { "reco-" + $0.prefix { $0 != "\"" } }.filter { !$0.hasSuffix("-title") }
+        #expect(found == expected)
+    }
+}
