@@ -10,7 +10,8 @@ import Darwin
 // what it holds (decode, decode --json, render html and text, preview) is timed on a Reteno reply grown
 // along one dimension (a long string, many keys, many products, deep arrays; and a Segmentify reply of
 // many widgets sharing one instance id), at a size and at twice
-// that size. Time must roughly double: the benchmark fails when a doubling costs more than 3x.
+// that size. Time must roughly double: the benchmark fails when a doubling costs more than 3x (a
+// doubling over 3x is measured again, up to twice, before it counts).
 // The real executable is run (release build), so its parsing, decoding, rendering and output writing
 // are all measured; each time is the best of five runs.
 
@@ -90,8 +91,14 @@ for dimension in dimensions {
         megabytes.append(Double(data.count) / 1e6)
     }
     for command in commands {
-        let small = try time(command.arguments(files[0]))
-        let large = try time(command.arguments(files[1]))
+        var small = try time(command.arguments(files[0]))
+        var large = try time(command.arguments(files[1]))
+        // Over the limit: measure both again, up to twice, keeping the best times. Load from other
+        // work on a shared machine passes; a quadratic path stays at 4x however often it is measured.
+        for _ in 0..<2 where large / small > limit {
+            small = min(small, try time(command.arguments(files[0])))
+            large = min(large, try time(command.arguments(files[1])))
+        }
         let ratio = large / small
         table.add(dimension.name, "\(sizes[0])", format(megabytes[0], decimals: 2), command.name,
                   format(small * 1000), format(large * 1000), format(ratio, decimals: 2) + "x")
