@@ -51,15 +51,18 @@ public enum VendorPayloads {
     ///   - variantId: the Reteno variant the reply answers. A Reteno reply does not name it; without it
     ///     the widget's ids are ``unnamedRetenoVariant`` and a notice says so.
     ///   - title: the title of a Reteno widget (Reteno sends none).
+    ///   - limits: bounds on the reply's size and shape (``RecoKit/JSONLimits/default`` unless given); a
+    ///     reply beyond them is a `limitExceeded` error naming the limit and where it was reached.
     /// - Throws: ``PayloadError``: invalid JSON, a shape no known vendor sends (`unrecognized`), or
     ///   the chosen vendor's own errors.
     public static func decode(
-        _ data: Data, vendor: Vendor? = nil, language: String? = nil, variantId: RetenoVariantId? = nil, title: String = ""
+        _ data: Data, vendor: Vendor? = nil, language: String? = nil, variantId: RetenoVariantId? = nil, title: String = "",
+        limits: JSONLimits = .default
     ) throws(PayloadError) -> Recommendations<RawProduct> {
-        try decode(JSONValue(parsing: data), vendor: vendor, language: language, variantId: variantId, title: title)
+        try decode(JSONValue(parsing: data, limits: limits), vendor: vendor, language: language, variantId: variantId, title: title)
     }
 
-    /// Decodes an already parsed payload (see ``decode(_:vendor:language:variantId:title:)-(Data,_,_,_,_)``).
+    /// Decodes an already parsed payload (see ``decode(_:vendor:language:variantId:title:limits:)``).
     public static func decode(
         _ json: JSONValue, vendor: Vendor? = nil, language: String? = nil, variantId: RetenoVariantId? = nil, title: String = ""
     ) throws(PayloadError) -> Recommendations<RawProduct> {

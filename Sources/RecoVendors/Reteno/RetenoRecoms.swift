@@ -22,10 +22,12 @@ import Foundation
 /// ```
 public enum RetenoRecoms {
     /// Decodes the reply's bytes.
+    /// - Parameter limits: bounds on the reply's size and shape (``RecoKit/JSONLimits/default`` unless given);
+    ///   a reply beyond them is a `limitExceeded` error.
     /// - Throws: ``PayloadError``: invalid JSON (with line and column), a missing `recoms` key, or
     ///   `recoms` that is not an array.
-    public static func decode(_ data: Data, variantId: RetenoVariantId, title: String = "") throws(PayloadError) -> Recommendations<RawProduct> {
-        try decode(JSONValue(parsing: data), variantId: variantId, title: title)
+    public static func decode(_ data: Data, variantId: RetenoVariantId, title: String = "", limits: JSONLimits = .default) throws(PayloadError) -> Recommendations<RawProduct> {
+        try decode(JSONValue(parsing: data, limits: limits), variantId: variantId, title: title)
     }
 
     /// Decodes an already parsed reply.

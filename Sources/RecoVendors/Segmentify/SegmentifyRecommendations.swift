@@ -63,11 +63,13 @@ public enum SegmentifyRecommendations {
     /// Decodes the bytes of a Segmentify reply.
     /// - Parameter language: the request's language (`"TR"`, `"EN"`, …), choosing titles from
     ///   `notificationTitleMap`; nil keeps `notificationTitle`.
+    /// - Parameter limits: bounds on the reply's size and shape (``RecoKit/JSONLimits/default`` unless given);
+    ///   a reply beyond them is a `limitExceeded` error.
     /// - Throws: ``PayloadError``: `invalidJSON` with line and column; `vendorError` when `statusCode`
     ///   is not `SUCCESS` (see ``SegmentifyStatus``); `missingKey` or `typeMismatch` with the JSON path
     ///   of a malformed envelope. A malformed block is reported, not thrown.
-    public static func decode(_ data: Data, language: String? = nil) throws(PayloadError) -> Recommendations<RawProduct> {
-        try decode(JSONValue(parsing: data), language: language)
+    public static func decode(_ data: Data, language: String? = nil, limits: JSONLimits = .default) throws(PayloadError) -> Recommendations<RawProduct> {
+        try decode(JSONValue(parsing: data, limits: limits), language: language)
     }
 
     /// Decodes a Segmentify reply already parsed. See the `Data` overload.

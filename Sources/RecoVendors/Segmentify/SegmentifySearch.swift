@@ -18,11 +18,12 @@ import Foundation
 public enum SegmentifySearch {
     /// Decodes the bytes of a Segmentify search reply.
     /// - Parameter language: chooses the campaign texts (title, not-found text); nil for none.
+    /// - Parameter limits: bounds on the reply's size and shape (``RecoKit/JSONLimits/default`` unless given).
     /// - Throws: ``PayloadError``: `invalidJSON`; `vendorError` for a `statusCode` other than `SUCCESS`;
     ///   `missingKey` / `typeMismatch` with the path when there is no `search[0][0]` object or campaign;
     ///   `invalidValue` when the campaign identity is neither `BEFORE_SEARCH` nor `SEARCH`.
-    public static func decode(_ data: Data, language: String? = nil) throws(PayloadError) -> SegmentifySearchResult {
-        try decode(JSONValue(parsing: data), language: language)
+    public static func decode(_ data: Data, language: String? = nil, limits: JSONLimits = .default) throws(PayloadError) -> SegmentifySearchResult {
+        try decode(JSONValue(parsing: data, limits: limits), language: language)
     }
 
     /// Decodes a Segmentify search reply already parsed. See the `Data` overload.
