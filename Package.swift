@@ -23,7 +23,7 @@ let package = Package(
         .executableTarget(name: "RecoKitCLI", dependencies: ["RecoKit", "RecoTemplates", "RecoTracking", "RecoVendors"]),
 
         .testTarget(name: "RecoKitTests", dependencies: ["RecoKit", "RecoKitTesting"]),
-        .testTarget(name: "RecoTemplatesTests", dependencies: ["RecoTemplates", "RecoVendors", "RecoKitTesting"], exclude: ["Golden"]),
+        .testTarget(name: "RecoTemplatesTests", dependencies: ["RecoTemplates", "RecoVendors", "RecoKitTesting"], exclude: ["Golden", "FuzzRegressions"]),
         .testTarget(name: "RecoTrackingTests", dependencies: ["RecoTracking", "RecoVendors", "RecoKitTesting"], exclude: ["Fixtures"]),
         .testTarget(name: "RecoVendorsTests", dependencies: ["RecoVendors", "RecoKitTesting"]),
         .testTarget(name: "RecoKitCLITests", dependencies: ["RecoKitTesting"]),

@@ -51,7 +51,7 @@ public enum VendorPayloads {
     ///   - variantId: the Reteno variant the reply answers. A Reteno reply does not name it; without it
     ///     the widget's ids are ``unnamedRetenoVariant`` and a notice says so.
     ///   - title: the title of a Reteno widget (Reteno sends none).
-    ///   - limits: how large an `itemCount` and how many products the reply may bring (``ReplyLimits``);
+    ///   - limits: how large an `itemCount` and how many products the reply may bring (``ReplyLimits``, whose `json` bounds the parse: depth, sizes, reply size);
     ///     what is past a limit is left out with a ``DecodingNotice/Kind/limitReached`` notice.
     /// - Throws: ``PayloadError``: invalid JSON, a shape no known vendor sends (`unrecognized`), or
     ///   the chosen vendor's own errors.
@@ -59,7 +59,7 @@ public enum VendorPayloads {
         _ data: Data, vendor: Vendor? = nil, language: String? = nil, variantId: RetenoVariantId? = nil, title: String = "",
         limits: ReplyLimits = .default
     ) throws(PayloadError) -> Recommendations<RawProduct> {
-        try decode(JSONValue(parsing: data), vendor: vendor, language: language, variantId: variantId, title: title, limits: limits)
+        try decode(JSONValue(parsing: data, limits: limits.json), vendor: vendor, language: language, variantId: variantId, title: title, limits: limits)
     }
 
     /// Decodes an already parsed payload (see ``decode(_:vendor:language:variantId:title:limits:)-(Data,_,_,_,_,_)``).

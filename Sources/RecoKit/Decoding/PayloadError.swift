@@ -6,6 +6,7 @@
 public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Base: Hashable, Sendable {
         case invalidJSON(line: Int, column: Int)
+        case limitExceeded(line: Int?, column: Int?)
         case typeMismatch
         case missingKey
         case invalidValue
@@ -19,6 +20,8 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
         fileprivate let name: String
         /// The bytes are not valid JSON.
         public static let invalidJSON = Kind(name: "invalidJSON")
+        /// The payload is larger or deeper than a limit allows (see ``JSONLimits``).
+        public static let limitExceeded = Kind(name: "limitExceeded")
         /// A value has the wrong JSON type.
         public static let typeMismatch = Kind(name: "typeMismatch")
         /// A required key is absent.
@@ -53,6 +56,7 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
     public var kind: Kind {
         switch base {
         case .invalidJSON: .invalidJSON
+        case .limitExceeded: .limitExceeded
         case .typeMismatch: .typeMismatch
         case .missingKey: .missingKey
         case .invalidValue: .invalidValue
@@ -62,9 +66,14 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// For invalid JSON, the 1-based line and column of the offending byte.
+    /// For invalid JSON, the 1-based line and column of the offending byte; for a limit the parser
+    /// reached, where it was reached.
     public var position: (line: Int, column: Int)? {
-        if case .invalidJSON(let line, let column) = base { (line, column) } else { nil }
+        switch base {
+        case .invalidJSON(let line, let column): (line, column)
+        case .limitExceeded(let line?, let column?): (line, column)
+        default: nil
+        }
     }
 
     /// For a vendor error reply, the vendor's code (for example Segmentify's `NO_ACCOUNT`).
@@ -75,6 +84,12 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The bytes are not valid JSON.
     public static func invalidJSON(_ message: String, at path: JSONPath, line: Int, column: Int) -> PayloadError {
         PayloadError(.invalidJSON(line: line, column: column), message, path: path)
+    }
+
+    /// The payload is larger or deeper than a limit allows; `message` names the limit (for example
+    /// `nesting deeper than 512 levels (JSONLimits.maximumDepth)`). Line and column when a parser knows them.
+    public static func limitExceeded(_ message: String, at path: JSONPath, line: Int? = nil, column: Int? = nil) -> PayloadError {
+        PayloadError(.limitExceeded(line: line, column: column), message, path: path)
     }
 
     /// A value has the wrong JSON type.
@@ -123,6 +138,7 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         var text = ""
         if case .invalidJSON = base { text += "invalid JSON: " }
+        if case .limitExceeded = base { text += "JSON limit exceeded: " }
         text += message
         if case .unreadable = base {
             return (file.map { "\($0): " } ?? "") + text

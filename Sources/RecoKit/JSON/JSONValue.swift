@@ -18,15 +18,19 @@ public enum JSONValue: Hashable, Sendable {
     case object([String: JSONValue])
 
     /// Parses a complete JSON document.
-    /// - Throws: ``PayloadError`` naming what was wrong, its JSON path, line and column.
-    public init(parsing text: String) throws(PayloadError) {
-        self = try JSONParser.parse(Array(text.utf8))
+    /// - Parameter limits: the bounds on size, depth and lengths (``JSONLimits/default`` unless given).
+    /// - Throws: ``PayloadError`` naming what was wrong, its JSON path, line and column: `invalidJSON`
+    ///   for malformed text, `limitExceeded` for a document beyond `limits`.
+    public init(parsing text: String, limits: JSONLimits = .default) throws(PayloadError) {
+        self = try JSONParser.parse(Array(text.utf8), limits: limits)
     }
 
     /// Parses a complete JSON document from bytes (UTF-8).
-    /// - Throws: ``PayloadError`` naming what was wrong, its JSON path, line and column.
-    public init(parsing data: Data) throws(PayloadError) {
-        self = try JSONParser.parse(data)
+    /// - Parameter limits: the bounds on size, depth and lengths (``JSONLimits/default`` unless given).
+    /// - Throws: ``PayloadError`` naming what was wrong, its JSON path, line and column: `invalidJSON`
+    ///   for malformed bytes, `limitExceeded` for a document beyond `limits`.
+    public init(parsing data: Data, limits: JSONLimits = .default) throws(PayloadError) {
+        self = try JSONParser.parse(data, limits: limits)
     }
 
     /// The value's kind in words, for error messages: "a string", "an object", ….
@@ -154,6 +158,41 @@ extension JSONValue: Codable {
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
+        }
+    }
+}
+
+extension JSONValue {
+    /// Hashes the value's kind and scalar content, and for an array or object its elements' or members'
+    /// kinds and scalars one level down: equal values hash equally, and hashing never recurses deeper,
+    /// so a deeply nested value costs no stack.
+    public func hash(into hasher: inout Hasher) {
+        hashOneLevel(into: &hasher)
+        switch self {
+        case .array(let elements):
+            for element in elements { element.hashOneLevel(into: &hasher) }
+        case .object(let members):
+            var sum = 0
+            for (key, value) in members {
+                var member = Hasher()
+                member.combine(key)
+                value.hashOneLevel(into: &member)
+                sum &+= member.finalize()
+            }
+            hasher.combine(sum)
+        default:
+            break
+        }
+    }
+
+    private func hashOneLevel(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let flag): hasher.combine(1); hasher.combine(flag)
+        case .number(let number): hasher.combine(2); hasher.combine(number)
+        case .string(let text): hasher.combine(3); hasher.combine(text)
+        case .array(let elements): hasher.combine(4); hasher.combine(elements.count)
+        case .object(let members): hasher.combine(5); hasher.combine(members.count)
         }
     }
 }

@@ -17,34 +17,66 @@ public enum JSONWriter {
     }
 
     /// Appends the value as JSON text to `output`.
+    ///
+    /// It keeps its own stack of the arrays and objects being written (no recursion), so a value of any
+    /// depth is written on a thread of any stack size.
     public static func write(_ value: JSONValue, to output: inout String, style: Style = .compact, indent: Int = 0) {
-        switch value {
-        case .null: output += "null"
-        case .bool(let flag): output += flag ? "true" : "false"
-        case .number(let number): output += number.text
-        case .string(let text): writeString(text, to: &output)
-        case .array(let elements):
-            if elements.isEmpty { output += "[]"; return }
-            output += "["
-            for (index, element) in elements.enumerated() {
-                if index > 0 { output += "," }
-                newline(&output, style: style, indent: indent + 1)
-                write(element, to: &output, style: style, indent: indent + 1)
+        var open: [OpenContainer] = []
+        var next: JSONValue? = value
+        while true {
+            if let current = next {
+                next = nil
+                switch current {
+                case .null: output += "null"
+                case .bool(let flag): output += flag ? "true" : "false"
+                case .number(let number): output += number.text
+                case .string(let text): writeString(text, to: &output)
+                case .array(let elements):
+                    if elements.isEmpty { output += "[]" } else { output += "["; open.append(OpenContainer(elements: elements)) }
+                case .object(let members):
+                    if members.isEmpty { output += "{}" } else { output += "{"; open.append(OpenContainer(members: members)) }
+                }
             }
-            newline(&output, style: style, indent: indent)
-            output += "]"
-        case .object(let members):
-            if members.isEmpty { output += "{}"; return }
-            output += "{"
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { output += "," }
-                newline(&output, style: style, indent: indent + 1)
-                writeString(key, to: &output)
-                output += style == .pretty ? ": " : ":"
-                write(members[key]!, to: &output, style: style, indent: indent + 1)
+            guard let container = open.last else { return }
+            let level = indent + open.count
+            if container.index < container.count {
+                if container.index > 0 { output += "," }
+                newline(&output, style: style, indent: level)
+                if container.isObject {
+                    let key = container.keys[container.index]
+                    writeString(key, to: &output)
+                    output += style == .pretty ? ": " : ":"
+                    next = container.members[key]!
+                } else {
+                    next = container.elements[container.index]
+                }
+                open[open.count - 1].index += 1
+            } else {
+                newline(&output, style: style, indent: level - 1)
+                output += container.isObject ? "}" : "]"
+                open.removeLast()
             }
-            newline(&output, style: style, indent: indent)
-            output += "}"
+        }
+    }
+
+    /// An array or object being written, and how many of its elements or members are written.
+    private struct OpenContainer {
+        var elements: [JSONValue] = []
+        var members: [String: JSONValue] = [:]
+        var keys: [String] = []
+        let isObject: Bool
+        var index = 0
+        var count: Int { isObject ? keys.count : elements.count }
+
+        init(elements: [JSONValue]) {
+            self.elements = elements
+            isObject = false
+        }
+
+        init(members: [String: JSONValue]) {
+            self.members = members
+            keys = members.keys.sorted()
+            isObject = true
         }
     }
 

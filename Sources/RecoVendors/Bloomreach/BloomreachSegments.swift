@@ -29,9 +29,11 @@ public enum BloomreachSegments {
     }
 
     /// Decodes a segments answer from its bytes.
+    /// - Parameter limits: bounds on the reply's size and shape (``RecoKit/JSONLimits/default`` unless given);
+    ///   a reply beyond them is a `limitExceeded` error.
     /// - Throws: ``PayloadError`` when the bytes are not JSON or the answer is not an object.
-    public static func decode(_ data: Data) throws(PayloadError) -> Decoded {
-        try decode(JSONValue(parsing: data))
+    public static func decode(_ data: Data, limits: JSONLimits = .default) throws(PayloadError) -> Decoded {
+        try decode(JSONValue(parsing: data, limits: limits))
     }
 
     /// Decodes a segments answer already parsed.

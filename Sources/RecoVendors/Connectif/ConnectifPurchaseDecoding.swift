@@ -4,11 +4,13 @@ extension ConnectifPurchaseEvent {
     /// Reads a purchase event written by ``body`` (or by hand, as in `Samples/Payloads/connectif-purchase.json`).
     ///
     /// Amounts may be JSON numbers or numeric strings and are read exactly as `Decimal`.
+    /// - Parameter limits: bounds on the reply's size and shape (``RecoKit/JSONLimits/default`` unless given);
+    ///   a reply beyond them is a `limitExceeded` error.
     /// - Throws: ``PayloadError`` with the JSON path of the first missing, mistyped or invalid field
     ///   (`missing required key "cartId" at $.purchase`), including the purchase rules of
     ///   ``Purchase/validate()``.
-    public static func decode(_ data: Data) throws(PayloadError) -> ConnectifPurchaseEvent {
-        let root = try JSONValue(parsing: data)
+    public static func decode(_ data: Data, limits: JSONLimits = .default) throws(PayloadError) -> ConnectifPurchaseEvent {
+        let root = try JSONValue(parsing: data, limits: limits)
         let reader = Reader(value: root, path: .root)
         let type = try reader.string("type")
         guard type == Self.type else {

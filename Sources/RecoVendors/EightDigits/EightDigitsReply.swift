@@ -11,8 +11,9 @@ import Foundation
 /// non-zero code, or what is missing or mistyped and where.
 public enum EightDigitsReply {
     /// Checks `result.code` and returns `data` (nil when the reply has none, as after end-visit).
-    public static func decode(_ data: Data) throws(PayloadError) -> JSONValue? {
-        try decode(JSONValue(parsing: data))
+    /// - Parameter limits: bounds on the reply's size and shape (``RecoKit/JSONLimits/default`` unless given).
+    public static func decode(_ data: Data, limits: JSONLimits = .default) throws(PayloadError) -> JSONValue? {
+        try decode(JSONValue(parsing: data, limits: limits))
     }
 
     /// Checks `result.code` of an already parsed reply and returns `data`.

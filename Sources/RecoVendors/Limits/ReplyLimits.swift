@@ -12,9 +12,12 @@
 /// for notice in reply.report.notices where notice.kind == .limitReached { log(notice) }
 /// ```
 ///
-/// The JSON parser's own limits (nesting depth, sizes of numbers and strings, reply size) are set on
-/// the parser; these are the ones of reading a recommendation reply.
+/// ``json`` holds the JSON parser's own limits (nesting depth, sizes of numbers and strings, the reply's
+/// size): reaching one of those is an error (`limitExceeded`, with the path, line and column), since a
+/// reply cut in the middle of its JSON cannot be read at all.
 public struct ReplyLimits: Hashable, Sendable {
+    /// The parser's limits for the reply's bytes. Default ``RecoKit/JSONLimits/default``.
+    public var json: JSONLimits = .default
     /// The largest `itemCount` a Segmentify dynamic item (algorithm) may ask for; a larger one, however
     /// large (9223372036854775807, or more digits than an `Int` holds), is clamped to this with a notice.
     /// Default 1,000 (Segmentify's panel offers a few dozen).
@@ -27,7 +30,8 @@ public struct ReplyLimits: Hashable, Sendable {
     public var productsPerReply: Int
 
     /// Limits with the given values (each at least 0; a negative one counts as 0).
-    public init(itemCount: Int = 1_000, productsPerWidget: Int = 20_000, productsPerReply: Int = 100_000) {
+    public init(itemCount: Int = 1_000, productsPerWidget: Int = 20_000, productsPerReply: Int = 100_000, json: JSONLimits = .default) {
+        self.json = json
         self.itemCount = max(0, itemCount)
         self.productsPerWidget = max(0, productsPerWidget)
         self.productsPerReply = max(0, productsPerReply)

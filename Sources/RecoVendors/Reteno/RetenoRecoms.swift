@@ -26,10 +26,12 @@ import Foundation
 /// ```
 public enum RetenoRecoms {
     /// Decodes the reply's bytes.
+    /// - Parameter limits: bounds on the reply's size and shape (``RecoKit/JSONLimits/default`` unless given);
+    ///   a reply beyond them is a `limitExceeded` error.
     /// - Throws: ``PayloadError``: invalid JSON (with line and column), a missing `recoms` key, or
     ///   `recoms` that is not an array.
     public static func decode(_ data: Data, variantId: RetenoVariantId, title: String = "", limits: ReplyLimits = .default) throws(PayloadError) -> Recommendations<RawProduct> {
-        try decode(JSONValue(parsing: data), variantId: variantId, title: title, limits: limits)
+        try decode(JSONValue(parsing: data, limits: limits.json), variantId: variantId, title: title, limits: limits)
     }
 
     /// Decodes an already parsed reply.

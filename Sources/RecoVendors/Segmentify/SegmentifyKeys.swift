@@ -21,9 +21,11 @@ public struct SegmentifyKeys: Hashable, Sendable {
     public var sessionId: String? { keys.count > 1 ? keys[1] : nil }
 
     /// Decodes a key reply from its bytes.
+    /// - Parameter limits: bounds on the reply's size and shape (``RecoKit/JSONLimits/default`` unless given);
+    ///   a reply beyond them is a `limitExceeded` error.
     /// - Throws: ``PayloadError`` when the reply is not an array of non-empty strings.
-    public static func decode(_ data: Data) throws(PayloadError) -> SegmentifyKeys {
-        try decode(JSONValue(parsing: data))
+    public static func decode(_ data: Data, limits: JSONLimits = .default) throws(PayloadError) -> SegmentifyKeys {
+        try decode(JSONValue(parsing: data, limits: limits))
     }
 
     /// Decodes a key reply already parsed.

@@ -76,7 +76,7 @@ public enum SegmentifyRecommendations {
     ///   is not `SUCCESS` (see ``SegmentifyStatus``); `missingKey` or `typeMismatch` with the JSON path
     ///   of a malformed envelope. A malformed block is reported, not thrown.
     public static func decode(_ data: Data, language: String? = nil, limits: ReplyLimits = .default) throws(PayloadError) -> Recommendations<RawProduct> {
-        try decode(JSONValue(parsing: data), language: language, limits: limits)
+        try decode(JSONValue(parsing: data, limits: limits.json), language: language, limits: limits)
     }
 
     /// Decodes a Segmentify reply already parsed. See the `Data` overload.

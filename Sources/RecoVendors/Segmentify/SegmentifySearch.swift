@@ -22,10 +22,10 @@ public enum SegmentifySearch {
     /// - Throws: ``PayloadError``: `invalidJSON`; `vendorError` for a `statusCode` other than `SUCCESS`;
     ///   `missingKey` / `typeMismatch` with the path when there is no `search[0][0]` object or campaign;
     ///   `invalidValue` when the campaign identity is neither `BEFORE_SEARCH` nor `SEARCH`.
-    ///   - limits: the most products kept per group and over the reply (``ReplyLimits``); the rest are
+    ///   - limits: the most products kept per group and over the reply (``ReplyLimits``, whose `json` bounds the parse: depth, sizes, reply size); the rest are
     ///     left out with a ``DecodingNotice/Kind/limitReached`` notice at the first one's path.
     public static func decode(_ data: Data, language: String? = nil, limits: ReplyLimits = .default) throws(PayloadError) -> SegmentifySearchResult {
-        try decode(JSONValue(parsing: data), language: language, limits: limits)
+        try decode(JSONValue(parsing: data, limits: limits.json), language: language, limits: limits)
     }
 
     /// Decodes a Segmentify search reply already parsed. See the `Data` overload.

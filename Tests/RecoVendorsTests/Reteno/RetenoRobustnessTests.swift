@@ -37,7 +37,7 @@ struct RetenoRobustnessTests {
             _ = try RetenoRecoms.decode(Data(deep.utf8), variantId: variant)
         } throws: { error in
             let error = error as? PayloadError
-            return error?.kind == .invalidJSON && error?.description.hasPrefix("invalid JSON: nesting deeper than") == true
+            return error?.kind == .limitExceeded && error?.description.hasPrefix("JSON limit exceeded: nesting deeper than 512 levels") == true
                 && error?.path.description.hasPrefix("$.recoms[0].attributes[0][0]") == true
         }
     }

@@ -166,14 +166,14 @@ struct SegmentifyMalformedTests {
         let depth = 100_000
         let json = #"{"responses":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
         let error = try #require(decodeError(json))
-        #expect(error.kind == .invalidJSON)
+        #expect(error.kind == .limitExceeded)
         #expect(error.message.contains("nesting"))
         #expect(error.path.description.hasPrefix("$.responses[0][0]"))
 
         let inside = #"{"responses":[[{"type":"recommendProducts","params":{"instanceId":"i","actionId":"a","dynamicItems":""# + String(repeating: "[", count: 5_000) + #""}}]]}"#
         let reply = try SegmentifyRecommendations.decode(Data(inside.utf8))
         let nested = try #require(reply.report.notices(.invalidBlock).first?.cause)
-        #expect(nested.kind == .invalidJSON)
+        #expect(nested.kind == .limitExceeded)
         #expect(nested.message.contains("nesting"))
         #expect(nested.path.description.hasPrefix("$.responses[0][0].params.dynamicItems(json)[0]"))
     }

@@ -1,0 +1,33 @@
+// swift-tools-version: 6.0
+// RecoKit's fuzz targets: a package of its own (as Benchmarks/ is), because every target is built with
+// `-sanitize=fuzzer` (libFuzzer supplies `main`) and the address sanitizer. Run them with `Fuzz/run`.
+import PackageDescription
+
+/// One libFuzzer executable per kind of outside input; each is a single file holding
+/// `LLVMFuzzerTestOneInput`, compiled as a library (no `main`: libFuzzer's runs the loop).
+func fuzzTarget(_ name: String, _ products: [String]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: ["FuzzSupport"] + products.map { .product(name: $0, package: "RecoKit") },
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+    )
+}
+
+let package = Package(
+    name: "RecoKitFuzz",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "RecoKit", path: ".."),
+    ],
+    targets: [
+        .target(name: "FuzzSupport"),
+        fuzzTarget("FuzzJSON", ["RecoKit"]),
+        fuzzTarget("FuzzVendorReplies", ["RecoKit", "RecoVendors"]),
+        fuzzTarget("FuzzDecodedModel", ["RecoKit", "RecoVendors"]),
+        fuzzTarget("FuzzTemplate", ["RecoKit", "RecoTemplates"]),
+        fuzzTarget("FuzzRender", ["RecoKit", "RecoVendors", "RecoTemplates"]),
+        fuzzTarget("FuzzRelayLine", ["RecoKit", "RecoVendors"]),
+        fuzzTarget("FuzzJournal", ["RecoTracking"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,33 @@
+import Foundation
+import FuzzSupport
+import RecoKit
+import RecoTemplates
+
+/// Data for a fuzzed template to render: hostile text, nested lists, objects under common names.
+private let hostile: TemplateValue = {
+    let evil = #"<script>alert(1)</script>"'` javascript:alert(1) {{x}} &amp; \u{0} \r\n"#
+    let product: TemplateValue = .object([
+        "name": .string(evil), "url": .string("javascript:alert(1)"), "imageUrl": .string("data:text/html,<b>"),
+        "price": .number(JSONNumber(text: "-1e400")!), "position": 1, "a": .list([1, 2, .object(["a": "x"])]),
+    ])
+    return .object([
+        "title": .string(evil), "x": .string(evil), "a": product, "b": .bool(true), "c": .null, "d": .list([]),
+        "products": .list([product, product, .object(["products": .list([product])])]), "n": .number(JSONNumber(text: "123456789012345678901234567890")!),
+    ])
+}()
+
+/// Template text from the fuzzer through the tokenizer and compiler (HTML and text escaping); a
+/// template that compiles is rendered with hostile data, with itself as its only partial (so partials
+/// that include themselves are tried too). Every outcome must be a template or a `TemplateError`.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTemplate(_ pointer: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let source = FuzzInput(pointer, size).text
+    for escaping in [TemplateEscaping.html, .none] {
+        guard let template = try? Template(source, name: "self", escaping: escaping) else { continue }
+        _ = try? template.render(hostile)
+        if let library = try? TemplateLibrary(compiled: [template], missingPartials: .renderEmpty) {
+            _ = try? template.render(hostile, partials: library)
+        }
+    }
+    return 0
+}
