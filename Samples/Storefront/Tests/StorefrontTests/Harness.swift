@@ -29,7 +29,7 @@ struct Harness {
     static func run(behaviour: StandInVendor.Behaviour = .init(), vendorState: VendorState = .up, tokens: ClickTokens = ClickTokens(),
                     cache: RecommendationCache? = nil, staticPage: StaticPage? = nil, transport: any Transport = AsyncHTTPClientTransport(),
                     rendered: RenderedWidgets = RenderedWidgets(), clicks: ClickLedger = ClickLedger(),
-                    vendor: StandInVendor? = nil, timeout: Duration = Harness.timeout, limits: ReplyLimits = ReplyLimits(),
+                    vendor: StandInVendor? = nil, timeout: Duration = Harness.timeout, limits: StorefrontLimits = StorefrontLimits(),
                     _ body: @escaping @Sendable (any TestClientProtocol, Harness) async throws -> Void) async throws {
         let vendor = try vendor ?? StandInVendor(behaviour: behaviour)
         let log = LogRecorder()

@@ -119,7 +119,7 @@ struct HostileReplyTests {
     /// killed the whole server process; it now clamps the count to its own limit and says so.
     @Test(arguments: ["9223372036854775807", #"\"9223372036854775807\""#])
     func recoKitItselfSurvivesAHugeItemCount(_ itemCount: String) async throws {
-        var limits = ReplyLimits()
+        var limits = StorefrontLimits()
         limits.maxItemCount = .max
         try await Harness.run(behaviour: .init(segmentifyReply: ScriptedReply(body: Self.segmentify(itemCount: itemCount))), limits: limits) { client, _ in
             let page = try await client.page("/products/100900")

@@ -7,7 +7,7 @@ import RecoVendors
 /// Fetches a product page's recommendation blocks from Segmentify and Reteno at once, each within
 /// the settings' timeout, and decodes them into ``StoreProduct``. A vendor that fails, answers an
 /// error, is too slow (headers or body), or answers more than ``VendorSettings/maxReplyBytes``
-/// contributes no block; a block or product over ``ReplyLimits`` is left out. What went wrong is
+/// contributes no block; a block or product over ``StorefrontLimits`` is left out. What went wrong is
 /// logged, never thrown.
 public struct RecommendationSource: Sendable {
     /// Where the vendors are.
@@ -15,11 +15,11 @@ public struct RecommendationSource: Sendable {
     /// How requests are sent (RecoKit's transport).
     public let transport: any Transport
     /// What is taken from a reply at most.
-    public let limits: ReplyLimits
+    public let limits: StorefrontLimits
     let logger: Logger
 
     /// A source sending through `transport`.
-    public init(settings: VendorSettings, transport: any Transport = URLSessionTransport.shared, limits: ReplyLimits = ReplyLimits(),
+    public init(settings: VendorSettings, transport: any Transport = URLSessionTransport.shared, limits: StorefrontLimits = StorefrontLimits(),
                 logger: Logger = Logger(label: "storefront.recommendations")) {
         self.settings = settings
         self.transport = transport

@@ -3,7 +3,7 @@ import RecoKit
 /// What the storefront takes from a vendor's reply at most, checked before anything is rendered or
 /// computed with: a block over a limit is left out, a product over a limit is skipped, and the reason is
 /// logged. The reply's size is bounded before this (``VendorSettings/maxReplyBytes``).
-public struct ReplyLimits: Sendable, Hashable {
+public struct StorefrontLimits: Sendable, Hashable {
     /// A Segmentify block asking for more products than this (`itemCount`) is left out before decoding
     /// (see ``SegmentifyCountCheck``).
     public var maxItemCount = 100
@@ -24,7 +24,7 @@ public struct ReplyLimits: Sendable, Hashable {
     public init() {}
 }
 
-extension ReplyLimits {
+extension StorefrontLimits {
     /// Why a block cannot be shown, or nil.
     func refusal(of widget: Widget<StoreProduct>) -> String? {
         for (name, value) in [("instanceId", widget.instanceId), ("interactionId", widget.interactionId)] where value.utf8.count > maxIdBytes {
