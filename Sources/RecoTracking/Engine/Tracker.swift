@@ -100,6 +100,34 @@ public final class Tracker: Sendable {
     ///   the journal is at its limit, ``TrackingError/shutDown`` after shutdown began.
     @discardableResult
     public func track(_ interaction: Interaction) throws(TrackingError) -> EventID {
+        let (id, end) = try journalEvent(interaction)
+        if configuration.durability == .strict { try journal.makeDurable(upTo: end) }
+        if interaction.forcePush { try requestForcedFlush() }
+        return id
+    }
+
+    /// Validates and journals the interaction like ``track(_:)``, but returns without waiting for the
+    /// disk in any durability mode: the event is durable once the next ``commit()`` returns (or, in
+    /// `batched` mode, the next background commit). A caller that takes many events at once pays one
+    /// `fsync` for all of them, and acknowledges them only after that commit:
+    ///
+    /// ```swift
+    /// let ids = try lines.map { try tracker.trackUntilCommit($0) }
+    /// try tracker.commit()          // one fsync for every line
+    /// acknowledge(ids)              // now durable
+    /// ```
+    ///
+    /// `recokit relay` reads what stdin holds, journals it this way, commits once and then acknowledges.
+    /// - Throws: as ``track(_:)``.
+    @discardableResult
+    public func trackUntilCommit(_ interaction: Interaction) throws(TrackingError) -> EventID {
+        let (id, _) = try journalEvent(interaction)
+        if interaction.forcePush { try requestForcedFlush() }
+        return id
+    }
+
+    /// Checks and appends one event (not yet made durable); its id and the journal position after it.
+    private func journalEvent(_ interaction: Interaction) throws(TrackingError) -> (EventID, JournalPosition) {
         do {
             try check(interaction)
         } catch {
@@ -115,11 +143,7 @@ public final class Tracker: Sendable {
             if error.isQueueFull { counters.withLock { $0.refusedQueueFull += 1 } }
             throw error
         }
-        let id = EventID(run: run, sequence: appended.sequence)
-        let end = appended.end
-        if configuration.durability == .strict { try journal.makeDurable(upTo: end) }
-        if interaction.forcePush { try requestForcedFlush() }
-        return id
+        return (EventID(run: run, sequence: appended.sequence), appended.end)
     }
 
     /// Tracks an interaction after checking it against the widget it names: the widget's instance id
