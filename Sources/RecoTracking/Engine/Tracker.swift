@@ -30,7 +30,7 @@ public final class Tracker: Sendable {
     let control = Locked(Control())
 
     struct Control {
-        var pausedUntil = Date.distantPast
+        var gate = DeliveryGate()
         var forceFlush = false
         var draining = false
         var lastForcePush: ContinuousClock.Instant?
