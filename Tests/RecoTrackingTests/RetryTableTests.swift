@@ -104,6 +104,15 @@ struct RetryTableTests {
         _ = await tracker.shutdown(deadline: .zero)
     }
 
+    /// Every dead letter of a vendor's refusal keeps what the vendor said.
+    @Test(arguments: [(400, "HTTP 400: product P-1 is retired"),
+                      (413, "HTTP 413: the event alone is larger than counting accepts (counting said: product P-1 is retired)")])
+    func aDeadLetterKeepsTheVendorsOwnReply(status: Int, reason: String) async throws {
+        let (_, _, tracker) = try await run([.reply(TrackingReply(status: status, body: Data("product P-1 is retired".utf8)))])
+        #expect(try tracker.deadLetters().map(\.reason) == [reason])
+        _ = await tracker.shutdown(deadline: .zero)
+    }
+
     @Test func aRejectedBatchIsBisectedDownToTheBadEvent() async throws {
         // 8 events in one batch; the vendor refuses any batch holding P-6.
         let transport = RefusingTransport(badProduct: "P-6")

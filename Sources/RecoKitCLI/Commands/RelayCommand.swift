@@ -123,6 +123,8 @@ enum RelayCommand: Command {
 
     /// Where acknowledgements go: stdout, or the file `--acks` names (created, or appended to).
     private static func acknowledgementDescriptor(_ path: String?) throws -> Int32 {
+        // A caller that stops reading acknowledgements must not kill the relay (the lines stay durable).
+        signal(SIGPIPE, SIG_IGN)
         guard let path, path != "-" else { return 1 }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw UsageError("--acks \(path): cannot open: \(String(cString: strerror(errno)))") }

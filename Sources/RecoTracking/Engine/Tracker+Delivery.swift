@@ -57,9 +57,11 @@ extension Tracker {
             let sending = probing ? remaining.prefix(1) : remaining
             let request = destination.request(for: sending.map(\.event))
             let verdict: DeliveryVerdict
+            var replyText = ""
             do {
                 let reply = try await transport.send(request, timeout: configuration.requestTimeout)
                 verdict = destination.verdict(for: reply, eventCount: sending.count, now: clock.now())
+                replyText = reply.bodyText()
             } catch {
                 if Task.isCancelled {
                     if probing { control.withLock { $0.gate.abandonProbe() } }
@@ -89,7 +91,8 @@ extension Tracker {
             case .rejected(let reason) where sending.count == 1:
                 deadLetter([(sending.first!.payload, reason)])
             case .tooLarge where sending.count == 1:
-                deadLetter([(sending.first!.payload, "HTTP 413: the event alone is larger than \(destination.name) accepts")])
+                let said = replyText.isEmpty ? "" : " (\(destination.name) said: \(replyText))"
+                deadLetter([(sending.first!.payload, "HTTP 413: the event alone is larger than \(destination.name) accepts\(said)")])
             case .rejected, .tooLarge:
                 guard await sendHalves(Array(sending)) else { return false }
             default:
