@@ -59,42 +59,47 @@ extension IntegrationSuite {
         }
 
         /// The journal on a small tmpfs that a filler file leaves almost full; the disk fills while the relay
-        /// takes lines, and about a tenth of a second later the filler goes (a transient full disk). Every
-        /// acknowledged line must be delivered by the next run, and the relay must exit non-zero, naming the
-        /// disk's error.
+        /// takes lines, and 40 ms later the filler goes (a transient full disk, shorter than the relay's own
+        /// commit interval, so that a background commit can fail and the next succeed). Every acknowledged
+        /// line must be delivered by the next run, and the relay must exit non-zero, naming the disk's error.
+        /// Five rounds per mode, each on a fresh disk: the moment the disk fills differs from round to round.
         @Test(.enabled(if: TmpfsMount.isAvailable, "needs root and `mount -t tmpfs` (the deterministic simulation covers full disks elsewhere)"),
               arguments: ["strict", "batched"])
         func aTransientlyFullDiskLosesNoAcknowledgedLine(durability: String) async throws {
             let server = try ScriptedServer()
-            let disk = try TmpfsMount(kilobytes: 4096)
-            defer {
-                server.stop()
-                disk.unmount()
+            defer { server.stop() }
+            for round in 1...5 {
+                try await fillTheDiskUnderARelay(server, durability: durability, round: round)
             }
+        }
+
+        func fillTheDiskUnderARelay(_ server: ScriptedServer, durability: String, round: Int) async throws {
+            let disk = try TmpfsMount(kilobytes: 4096)
+            defer { disk.unmount() }
             let filler = disk.path.appendingPathComponent("filler")
-            try Data(count: max(0, disk.freeBytes - 320 * 1024)).write(to: filler)
+            try Data(count: max(0, disk.freeBytes - 640 * 1024)).write(to: filler)
             let journal = disk.path.appendingPathComponent("journal")
             try await server.configure(down: true)
             let count = 8000
             let relay = try RelayProcess(Self.relayArguments(journal, server) + ["--durability", durability, "--deadline", "1"])
-            relay.feed((1...count).map(Self.line))
-            // Watch the disk: once it is full, free it again a tenth of a second later.
+            relay.feed((1...count).map { Self.line(round * 10_000 + $0) })
+            // Watch the disk: once it is full, free it again 40 ms later.
             let sawFull = await relay.waitUntil(limit: .seconds(60)) { _ in disk.freeBytes < 16 * 1024 }
-            if sawFull { try await Task.sleep(for: .milliseconds(100)) }
+            if sawFull { try await Task.sleep(for: .milliseconds(40)) }
             try FileManager.default.removeItem(at: filler)
             let status = relay.wait()
-            try #require(sawFull, "the disk never filled (free \(disk.freeBytes) bytes); stderr: \(relay.stderr)")
+            try #require(sawFull, "round \(round): the disk never filled (free \(disk.freeBytes) bytes); stderr: \(relay.stderr)")
             let acknowledged = relay.acknowledged
-            print("RelayDamageTests: \(durability): \(acknowledged.count) of \(count) lines acknowledged before the relay stopped (status \(status))")
-            #expect(status != 0, "a full disk must show in the exit status; stderr: \(relay.stderr)")
-            #expect(relay.stderr.contains("No space left on device"), "the disk's error must be named: \(relay.stderr)")
+            print("RelayDamageTests: \(durability) round \(round): \(acknowledged.count) of \(count) lines acknowledged before the relay stopped (status \(status))")
+            #expect(status != 0, "round \(round): a full disk must show in the exit status; stderr: \(relay.stderr)")
+            #expect(relay.stderr.contains("No space left on device"), "round \(round): the disk's error must be named: \(relay.stderr)")
 
             try await server.configure(down: false)
             let drain = try RelayProcess(Self.relayArguments(journal, server) + ["--drain", "--deadline", "30"])
             _ = drain.wait()
             let received = Set(try await server.received().map(\.id))
             let missing = acknowledged.filter { !$0.value.allSatisfy(received.contains) }.keys.sorted()
-            #expect(missing.isEmpty, "\(missing.count) acknowledged lines lost to a full disk, lines \(missing.prefix(3))…; drain: \(drain.stderr)")
+            #expect(missing.isEmpty, "round \(round): \(missing.count) acknowledged lines lost to a full disk, lines \(missing.prefix(3))…; drain: \(drain.stderr)")
         }
     }
 }
