@@ -63,6 +63,9 @@ extension IntegrationSuite {
         /// commit interval, so that a background commit can fail and the next succeed). Every acknowledged
         /// line must be delivered by the next run, and the relay must exit non-zero, naming the disk's error.
         /// Five rounds per mode, each on a fresh disk: the moment the disk fills differs from round to round.
+        /// (While the relay let the tracker's background commit run, a failed commit followed by a successful
+        /// one left a partial record mid-segment: the relay acknowledged every line, exited 0, and the next
+        /// open cut thousands of them. The relay now makes every commit itself and stops at the first error.)
         @Test(.enabled(if: TmpfsMount.isAvailable, "needs root and `mount -t tmpfs` (the deterministic simulation covers full disks elsewhere)"),
               arguments: ["strict", "batched"])
         func aTransientlyFullDiskLosesNoAcknowledgedLine(durability: String) async throws {

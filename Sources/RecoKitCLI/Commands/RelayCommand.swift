@@ -73,7 +73,9 @@ enum RelayCommand: Command {
 
         Exit status: 0 when every line was accepted (events still pending at the deadline stay in the
         journal for the next run or --drain); 1 when some lines were malformed or invalid (every other
-        line was journaled and delivered as far as the deadline allowed); 2 for a wrong command line.
+        line was journaled and delivered as far as the deadline allowed), or when the journal's disk
+        failed (full, or an I/O error: the relay stops at once, names the error, and acknowledges no line
+        after it); 2 for a wrong command line.
         """
 
     static func run(_ words: [String]) async throws -> Int32 {
@@ -96,14 +98,17 @@ enum RelayCommand: Command {
         default:
             throw UsageError("--vendor must be segmentify or reteno")
         }
-        let durability: Durability
+        // The relay makes every commit itself (after each read when strict, every 100 ms when batched), so
+        // the tracker runs without a background commit, and a disk error always reaches the relay: it
+        // acknowledges nothing after one and exits non-zero.
+        let strict: Bool
         switch arguments.value("durability") ?? "batched" {
-        case "strict": durability = .strict
-        case "batched": durability = .batched
+        case "strict": strict = true
+        case "batched": strict = false
         case let other: throw UsageError("--durability must be strict or batched, not \(other)")
         }
         let deadlineSeconds = Double(arguments.value("deadline") ?? "30") ?? 30
-        var configuration = TrackerConfiguration(journal: URL(fileURLWithPath: journal), durability: durability)
+        var configuration = TrackerConfiguration(journal: URL(fileURLWithPath: journal), durability: .strict)
         configuration.flushInterval = .milliseconds(200)
         let tracker = try Tracker(destination: destination, configuration: configuration)
         if !tracker.recoveryReport.damage.isEmpty || tracker.recoveryReport.checkpointNote != nil {
@@ -112,7 +117,7 @@ enum RelayCommand: Command {
         var malformed = 0
         if !arguments.flag("drain") {
             let acks = try RelayAcknowledgements(descriptor: acknowledgementDescriptor(arguments.value("acks")))
-            malformed = try await relay(into: tracker, vendor: arguments.value("vendor") ?? "", acks: acks)
+            malformed = try await relay(into: tracker, vendor: arguments.value("vendor") ?? "", strict: strict, acks: acks)
         }
         let summary = await tracker.shutdown(deadline: .milliseconds(Int64(deadlineSeconds * 1000)))
         var line = "relay: \(summary), malformed \(malformed)"
@@ -137,8 +142,7 @@ enum RelayCommand: Command {
     /// then (strict) one commit for all of them, then their acknowledgements. In batched mode the
     /// acknowledgement timer commits every 100 ms instead, so a fast stream pays fewer fsyncs. The timer
     /// runs in both modes: a burst followed by silence is acknowledged without waiting for the next line.
-    private static func relay(into tracker: Tracker, vendor: String, acks: RelayAcknowledgements) async throws -> Int {
-        let strict = tracker.configuration.durability == .strict
+    private static func relay(into tracker: Tracker, vendor: String, strict: Bool, acks: RelayAcknowledgements) async throws -> Int {
         let timerFailure = LockedError()
         let timer = Task.detached {
             while !Task.isCancelled {
