@@ -24,7 +24,7 @@ let package = Package(
 
         .testTarget(name: "RecoKitTests", dependencies: ["RecoKit", "RecoKitTesting"]),
         .testTarget(name: "RecoTemplatesTests", dependencies: ["RecoTemplates", "RecoVendors", "RecoKitTesting"], exclude: ["Golden"]),
-        .testTarget(name: "RecoTrackingTests", dependencies: ["RecoTracking", "RecoVendors", "RecoKitTesting"]),
+        .testTarget(name: "RecoTrackingTests", dependencies: ["RecoTracking", "RecoVendors", "RecoKitTesting"], exclude: ["Fixtures"]),
         .testTarget(name: "RecoVendorsTests", dependencies: ["RecoVendors", "RecoKitTesting"]),
         .testTarget(name: "RecoKitCLITests", dependencies: ["RecoKitTesting"]),
     ],

@@ -17,6 +17,7 @@ let package = Package(
             name: "DecodingBenchmark",
             dependencies: ["BenchmarkSupport", .product(name: "RecoVendors", package: "RecoKit")]
         ),
+        .executableTarget(name: "LinearityBenchmark", dependencies: ["BenchmarkSupport"]),
         .executableTarget(
             name: "TrackingBenchmark",
             dependencies: [

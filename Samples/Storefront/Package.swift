@@ -14,9 +14,16 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.30.0"),
     ],
     targets: [
+        // The storefront's pure checks of untrusted text (click tokens, visitor cookies, the beacon's form,
+        // the bounded memories): no Hummingbird, so a fuzz target can call them directly.
+        .target(
+            name: "StorefrontCore",
+            dependencies: [.product(name: "RecoKit", package: "RecoKit")]
+        ),
         .target(
             name: "StorefrontKit",
             dependencies: [
+                "StorefrontCore",
                 .product(name: "RecoKit", package: "RecoKit"),
                 .product(name: "RecoTemplates", package: "RecoKit"),
                 .product(name: "RecoTracking", package: "RecoKit"),
@@ -35,6 +42,7 @@ let package = Package(
             name: "StorefrontTests",
             dependencies: [
                 "StorefrontKit",
+                "StorefrontCore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]

@@ -42,7 +42,7 @@ run without-blocks "/products/100900?blocks=off"
 run with-blocks "/products/100900"
 run same-bytes "/static"
 # Each vendor that gave a page no block logs one line: count them by vendor and reason.
-grep -oE "(segmentify|reteno) (did not answer|unreachable|answered HTTP [0-9]+)" "$journal/server.log" | sort | uniq -c \
+grep -oE "(segmentify|reteno) (did not answer|unreachable|unusable|reply not usable|block left out|answered HTTP [0-9]+)" "$journal/server.log" | sort | uniq -c \
     | awk '{ n = $1; $1 = ""; print "pages without a block:" $0 ": " n }' || true
 awk -v with="$(cat "$journal/with-blocks.rps")" -v without="$(cat "$journal/without-blocks.rps")" \
     -v bytes="$(cat "$journal/same-bytes.rps")" -v size="$(wc -c < "$journal/page.html")" 'BEGIN {

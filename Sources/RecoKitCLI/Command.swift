@@ -12,13 +12,30 @@ protocol Command {
     static func run(_ words: [String]) async throws -> Int32
 }
 
-/// Standard error, unbuffered, for messages and progress.
+/// Standard output and standard error, unbuffered, for messages and progress.
+///
+/// `error` and `out` print ONE line: whatever it holds (a vendor's message, a product name, a file
+/// name) has its control characters escaped by ``TerminalText``, line feeds included, so no value can
+/// forge a line or drive the terminal. `errorText` and `outText` print the program's own text (help,
+/// usage), as it is.
 enum Console {
-    static func error(_ text: String) {
+    /// One line on standard error, control characters escaped.
+    static func error(_ line: String) {
+        FileHandle.standardError.write(Data((TerminalText.escaped(line) + "\n").utf8))
+    }
+
+    /// One line on standard output, control characters escaped.
+    static func out(_ line: String) {
+        FileHandle.standardOutput.write(Data((TerminalText.escaped(line) + "\n").utf8))
+    }
+
+    /// The program's own text (several lines) on standard error, as it is.
+    static func errorText(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
-    static func out(_ text: String) {
+    /// The program's own text (several lines) on standard output, as it is.
+    static func outText(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 }

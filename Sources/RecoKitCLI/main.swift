@@ -23,22 +23,24 @@ let overview = """
 
 var words = Array(CommandLine.arguments.dropFirst())
 guard let first = words.first, !["-h", "--help", "help"].contains(first) else {
-    Console.out(overview)
+    Console.outText(overview)
     exit(words.isEmpty ? 2 : 0)
 }
 guard let command = commands.first(where: { $0.name == first }) else {
-    Console.error("error: unknown command '\(first)'\n\n\(overview)")
+    Console.error("error: unknown command '\(first)'")
+    Console.errorText("\n" + overview)
     exit(2)
 }
 words.removeFirst()
 if words.contains("--help") || words.contains("-h") {
-    Console.out(command.usage)
+    Console.outText(command.usage)
     exit(0)
 }
 do {
     exit(try await command.run(words))
 } catch let error as UsageError {
-    Console.error("error: \(error)\n\n\(command.usage)")
+    Console.error("error: \(error)")
+    Console.errorText("\n" + command.usage)
     exit(2)
 } catch {
     Console.error("error: \(error)")

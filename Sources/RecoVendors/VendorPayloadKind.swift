@@ -26,7 +26,7 @@ public enum VendorPayloadKind: String, Hashable, Sendable, CaseIterable, CustomS
         }
     }
 
-    /// Whether payloads of this kind hold recommendation widgets (``VendorPayloads/decode(_:vendor:language:variantId:title:)-(Data,_,_,_,_)``);
+    /// Whether payloads of this kind hold recommendation widgets (``VendorPayloads/decode(_:vendor:language:variantId:title:limits:)-(Data,_,_,_,_,_)``);
     /// the others are described by ``VendorPayloads/describe(_:kind:)``.
     public var carriesRecommendations: Bool {
         switch self {

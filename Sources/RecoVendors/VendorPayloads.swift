@@ -51,33 +51,37 @@ public enum VendorPayloads {
     ///   - variantId: the Reteno variant the reply answers. A Reteno reply does not name it; without it
     ///     the widget's ids are ``unnamedRetenoVariant`` and a notice says so.
     ///   - title: the title of a Reteno widget (Reteno sends none).
+    ///   - limits: how large an `itemCount` and how many products the reply may bring (``ReplyLimits``);
+    ///     what is past a limit is left out with a ``DecodingNotice/Kind/limitReached`` notice.
     /// - Throws: ``PayloadError``: invalid JSON, a shape no known vendor sends (`unrecognized`), or
     ///   the chosen vendor's own errors.
     public static func decode(
-        _ data: Data, vendor: Vendor? = nil, language: String? = nil, variantId: RetenoVariantId? = nil, title: String = ""
+        _ data: Data, vendor: Vendor? = nil, language: String? = nil, variantId: RetenoVariantId? = nil, title: String = "",
+        limits: ReplyLimits = .default
     ) throws(PayloadError) -> Recommendations<RawProduct> {
-        try decode(JSONValue(parsing: data), vendor: vendor, language: language, variantId: variantId, title: title)
+        try decode(JSONValue(parsing: data), vendor: vendor, language: language, variantId: variantId, title: title, limits: limits)
     }
 
-    /// Decodes an already parsed payload (see ``decode(_:vendor:language:variantId:title:)-(Data,_,_,_,_)``).
+    /// Decodes an already parsed payload (see ``decode(_:vendor:language:variantId:title:limits:)-(Data,_,_,_,_,_)``).
     public static func decode(
-        _ json: JSONValue, vendor: Vendor? = nil, language: String? = nil, variantId: RetenoVariantId? = nil, title: String = ""
+        _ json: JSONValue, vendor: Vendor? = nil, language: String? = nil, variantId: RetenoVariantId? = nil, title: String = "",
+        limits: ReplyLimits = .default
     ) throws(PayloadError) -> Recommendations<RawProduct> {
         let kind = try kind(of: json, vendor: vendor)
         switch kind {
         case .retenoRecommendations:
-            if let variantId { return try RetenoRecoms.decode(json, variantId: variantId, title: title) }
-            var reply = try RetenoRecoms.decode(json, instanceId: unnamedRetenoVariant, title: title)
+            if let variantId { return try RetenoRecoms.decode(json, variantId: variantId, title: title, limits: limits) }
+            var reply = try RetenoRecoms.decode(json, instanceId: unnamedRetenoVariant, title: title, limits: limits)
             reply.report.notices.append(DecodingNotice(
                 .unnamedVariant, at: .root,
                 "a Reteno reply does not name its variant: the widget's instanceId is \"\(unnamedRetenoVariant)\"; give the variant id (r{recomId}v{variantId}) to track it"))
             return reply
         case .segmentifyRecommendations:
-            return try SegmentifyRecommendations.decode(json, language: language)
+            return try SegmentifyRecommendations.decode(json, language: language, limits: limits)
         case .segmentifyKeys, .bloomreachSegments, .connectifPurchase, .eightDigitsReply:
             throw .unrecognized("this is \(kind.title), which carries no recommendations (VendorPayloads.describe tells what it holds)")
         case .segmentifySearch:
-            let search = try SegmentifySearch.decode(json, language: language)
+            let search = try SegmentifySearch.decode(json, language: language, limits: limits)
             var reply = search.recommendations
             if search.products.items.isEmpty {
                 let phase = search.phase == .beforeSearch ? "before search" : "after search"

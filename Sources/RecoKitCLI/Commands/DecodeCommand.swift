@@ -37,6 +37,7 @@ enum DecodeCommand: Command {
                             {"widgets":[{"vendor","instanceId","interactionId","title",
                               "products":[{"productId","position",...the product's fields}]}],
                              "failures":[{"path","reason"}],"notices":[{"kind","path","message"}]}
+        \(LimitsOption.help)
           --strict          Exit 1 when any product did not decode.
           -h, --help        Show this help.
 
@@ -49,7 +50,7 @@ enum DecodeCommand: Command {
         """
 
     static func run(_ words: [String]) async throws -> Int32 {
-        let arguments = try Arguments(words, options: ["vendor", "variant", "title", "fields", "filter", "lang"], flags: ["json", "strict"])
+        let arguments = try Arguments(words, options: ["vendor", "variant", "title", "fields", "filter", "lang", LimitsOption.name], flags: ["json", "strict"])
         let options = try DecodeOptions(arguments)
 
         let file = options.payload == "-" ? "<stdin>" : options.payload
@@ -62,18 +63,20 @@ enum DecodeCommand: Command {
             let kind = try VendorPayloads.kind(of: json, vendor: options.vendor)
             guard kind.carriesRecommendations else {
                 let description = try VendorPayloads.describe(json, kind: kind)
-                let output = options.json ? DecodeOutput.json(description) : DecodeOutput.summary(description)
-                FileHandle.standardOutput.write(Data(output.utf8))
+                var out = BufferedOutput(.standardOutput)
+                if options.json { DecodeOutput.writeJSON(description, to: &out) } else { DecodeOutput.writeSummary(description, to: &out) }
+                out.flush()
                 return 0
             }
-            reply = try VendorPayloads.decode(json, vendor: options.vendor, language: options.language, variantId: options.variantId, title: options.title)
+            reply = try VendorPayloads.decode(json, vendor: options.vendor, language: options.language, variantId: options.variantId, title: options.title, limits: options.limits)
         } catch let error as PayloadError {
-            Console.error("error: " + oneLine(error.kind == .unreadable ? error.description : error.inFile(file).description))
+            Console.error("error: " + (error.kind == .unreadable ? error.description : error.inFile(file).description))
             return 1
         }
         let decoded = reply.decoded(as: RawProduct.self, fields: options.fields, filters: options.filters)
-        let output = options.json ? DecodeOutput.json(decoded) : DecodeOutput.summary(decoded)
-        FileHandle.standardOutput.write(Data(output.utf8))
+        var out = BufferedOutput(.standardOutput)
+        if options.json { DecodeOutput.writeJSON(decoded, to: &out) } else { DecodeOutput.writeSummary(decoded, to: &out) }
+        out.flush()
         return options.strict && decoded.report.hasFailures ? 1 : 0
     }
 
@@ -93,11 +96,6 @@ enum DecodeCommand: Command {
             throw .unreadable(file: path, reason: error.localizedDescription)
         }
     }
-
-    /// The text on one line, whatever a vendor's value put in it.
-    private static func oneLine(_ text: String) -> String {
-        text.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
-    }
 }
 
 /// The options of `recokit decode`, checked.
@@ -111,6 +109,7 @@ struct DecodeOptions {
     var language: String?
     var json: Bool
     var strict: Bool
+    var limits: ReplyLimits
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.count == 1, let payload = arguments.positionals.first else {
@@ -143,5 +142,6 @@ struct DecodeOptions {
         language = arguments.value("lang")
         json = arguments.flag("json")
         strict = arguments.flag("strict")
+        limits = try LimitsOption.limits(arguments)
     }
 }

@@ -2,26 +2,36 @@ import Foundation
 import RecoKit
 import RecoTracking
 
-/// `recokit journal DIR [--requeue]`: what a relay's journal holds, and re-queueing dead letters.
+/// `recokit journal DIR [--repair] [--requeue]`: what a relay's journal holds; repairing it and re-queueing
+/// dead letters only when asked.
 enum JournalCommand: Command {
     static let name = "journal"
     static let summary = "Show a tracking journal's pending and dead-lettered events; re-queue dead letters"
     static let usage = """
-        Usage: recokit journal DIR [--requeue]
+        Usage: recokit journal DIR [--repair] [--requeue]
 
         Prints the number of pending and dead-lettered events in the journal DIR of `recokit relay`,
-        each dead letter with its id, event and reason, and any damage found (torn or corrupt records,
-        which are cut off). With --requeue, moves every dead letter back to pending (same ids) so the next
-        relay sends it again. Fails while a relay is using DIR.
+        each dead letter with its id, event and reason, and any damage found (torn or corrupt records:
+        file, byte range and reason). It only reads: nothing in DIR is created, changed or deleted.
+        With --repair, damaged stretches are moved to DIR/quarantine.log and cut off (a torn tail) or
+        covered (so every record after them is still delivered), as a relay does when it starts.
+        With --requeue, moves every dead letter back to pending (same ids) so the next relay sends it
+        again. Fails while a relay is using DIR, and when DIR is not a journal.
+
+        Exit status: 0; 1 when DIR is missing, not a journal, in use, or damage was found (listed).
         """
 
     static func run(_ words: [String]) async throws -> Int32 {
-        let arguments = try Arguments(words, options: [], flags: ["requeue"])
+        let arguments = try Arguments(words, options: [], flags: ["requeue", "repair"])
         guard arguments.positionals.count == 1 else { throw UsageError("give exactly one journal directory") }
         let directory = URL(fileURLWithPath: arguments.positionals[0])
         guard FileManager.default.fileExists(atPath: directory.path) else {
             Console.error("error: no journal at \(directory.path)")
             return 1
+        }
+        if arguments.flag("repair") {
+            let repaired = try JournalDirectory.repair(directory)
+            for damage in repaired.recovery.damage { Console.out("repaired: \(damage); its bytes are in quarantine.log") }
         }
         if arguments.flag("requeue") {
             let count = try JournalDirectory.requeue(directory)
@@ -38,7 +48,8 @@ enum JournalCommand: Command {
             Console.out("  \(letter.event.id) \(what): \(letter.reason)")
         }
         for damage in contents.recovery.damage { Console.out("damage: \(damage)") }
+        for damage in contents.deadLetterDamage { Console.out("damage: \(damage)") }
         if let note = contents.recovery.checkpointNote { Console.out("note: \(note)") }
-        return 0
+        return contents.recovery.damage.isEmpty && contents.deadLetterDamage.isEmpty ? 0 : 1
     }
 }

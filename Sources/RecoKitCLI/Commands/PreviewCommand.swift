@@ -22,12 +22,19 @@ enum PreviewCommand: Command {
           -o, --output DIR   where to write (default: preview)
           --currency CODE    the currency of products that do not say theirs (e.g. EUR)
 
+        Each payload is read and rendered in a process of its own: one that fails, even by crashing,
+        gets a page that says so and is listed first in the index; the others are still written.
+        A widget's page shows its first \(PreviewGallery.productsShown) products (and says so when it has more).
+
         Exit status: 0 every payload previewed, 1 a payload failed (its page says why; the others
         are still written), 2 wrong usage.
         """
 
     static func run(_ words: [String]) async throws -> Int32 {
-        let arguments = try Arguments(words, options: ["output", "currency"], flags: [])
+        let arguments = try Arguments(words, options: ["output", "currency", PreviewProcess.pageOption], flags: [])
+        if let page = arguments.value(PreviewProcess.pageOption) {
+            return try previewOnePage(page, arguments)
+        }
         let files: [String]
         do {
             files = try PreviewInputs.files(arguments.positionals)
@@ -37,7 +44,7 @@ enum PreviewCommand: Command {
         }
         let output = URL(fileURLWithPath: arguments.value("output") ?? "preview", isDirectory: true).standardizedFileURL
         let gallery = PreviewGallery(files: files, output: output, renderer: WidgetRenderer(defaultCurrency: arguments.value("currency")))
-        let payloads: [PreviewPayload]
+        let payloads: [PreviewEntry]
         do {
             payloads = try gallery.write()
         } catch {
@@ -56,6 +63,22 @@ enum PreviewCommand: Command {
             return 1
         }
         Console.out("Open \(output.appendingPathComponent("index.html").path)")
+        return 0
+    }
+
+    /// The process of one payload (``PreviewProcess``): writes its page, prints its entry as one JSON line.
+    private static func previewOnePage(_ page: String, _ arguments: Arguments) throws -> Int32 {
+        guard arguments.positionals.count == 1, let file = arguments.positionals.first, let folder = arguments.value("output") else {
+            throw UsageError("--\(PreviewProcess.pageOption) previews one PAYLOAD into -o DIR")
+        }
+        PreviewProcess.crashIfAsked(file)
+        var gallery = PreviewGallery(files: [file], output: URL(fileURLWithPath: folder, isDirectory: true),
+                                     renderer: WidgetRenderer(defaultCurrency: arguments.value("currency")))
+        gallery.isolated = false
+        let entry = try gallery.writePage(for: file, page: page)
+        var line = try JSONEncoder().encode(entry)
+        line.append(UInt8(ascii: "\n"))
+        FileHandle.standardOutput.write(line)
         return 0
     }
 }

@@ -23,13 +23,14 @@ enum RenderCommand: Command {
           --variant rNvN     the Reteno variant the reply answers: the block's tracking ids
           --title TEXT       the title of a Reteno block (Reteno sends none)
           -o, --output FILE  write there instead of standard output
+        \(LimitsOption.help)
 
         Products that fail to decode and other notices are reported on standard error.
         Exit status: 0 rendered, 1 the payload or a template failed, 2 wrong usage.
         """
 
     static func run(_ words: [String]) async throws -> Int32 {
-        let arguments = try Arguments(words, options: ["template", "templates", "format", "output", "currency", "lang", "variant", "title"], flags: [])
+        let arguments = try Arguments(words, options: ["template", "templates", "format", "output", "currency", "lang", "variant", "title", LimitsOption.name], flags: [])
         guard arguments.positionals.count == 1, let payload = arguments.positionals.first else {
             throw UsageError(arguments.positionals.isEmpty ? "missing PAYLOAD" : "render takes one PAYLOAD, got \(arguments.positionals.count)")
         }
@@ -38,6 +39,7 @@ enum RenderCommand: Command {
         if let text = arguments.value("variant") {
             do { variantId = try RetenoVariantId(text) } catch { throw UsageError("--variant: \(error)") }
         }
+        let limits = try LimitsOption.limits(arguments)
         let templateName = arguments.value("template") ?? format.defaultTemplate
         let library: TemplateLibrary
         do {
@@ -48,7 +50,7 @@ enum RenderCommand: Command {
         }
         let reply: Recommendations<RawProduct>
         do {
-            reply = try PayloadFile(path: payload).decode(language: arguments.value("lang"), variantId: variantId, title: arguments.value("title") ?? "")
+            reply = try PayloadFile(path: payload).decode(language: arguments.value("lang"), variantId: variantId, title: arguments.value("title") ?? "", limits: limits)
         } catch {
             Console.error("error: \(error)")
             return 1
@@ -75,7 +77,9 @@ enum RenderCommand: Command {
             }
             Console.error("wrote \(file): \(reply.widgets.count) widget\(reply.widgets.count == 1 ? "" : "s") with \(templateName)")
         } else {
-            FileHandle.standardOutput.write(Data(output.utf8))
+            var out = BufferedOutput(.standardOutput)
+            out.write(output)
+            out.flush()
         }
         return 0
     }

@@ -12,6 +12,15 @@ struct PreviewGallery {
         ("email", false, "tables and inline styles"),
     ]
 
+    /// The most products of one widget the page renders in each template (and sends in its tracking
+    /// requests): a widget of 20,000 products would make a page of hundreds of megabytes. The page says
+    /// when a widget was cut; `recokit render` renders every product.
+    static let productsShown = 100
+    /// The most widgets of one payload its page shows (each in five renderings); the page says how many more.
+    static let widgetsShown = 50
+    /// The most failures, and the most notices, listed on a payload's page; the page says how many more.
+    static let reportLinesShown = 500
+
     /// The payload files, in order.
     let files: [String]
     /// The folder to write.
@@ -19,54 +28,80 @@ struct PreviewGallery {
     /// The renderer for widgets.
     let renderer: WidgetRenderer
 
-    /// Reads every payload and writes every page. One payload's failure never stops the others.
-    /// - Returns: the payloads with what each turned out to be.
+    /// Whether each payload is previewed in a process of its own (see ``PreviewProcess``), so that one
+    /// that crashes costs only its own page. The command does; a child previewing one page does not.
+    var isolated = true
+
+    /// Reads every payload and writes every page, then the index. One payload's failure never stops
+    /// the others, not even a crash: its page and the index say what happened.
+    /// - Returns: what each payload turned out to be, in file order.
     /// - Throws: only when the folder or a page cannot be written.
-    func write() throws -> [PreviewPayload] {
+    func write() throws -> [PreviewEntry] {
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let pages = try TemplateLibrary(templates: PreviewPageTemplates.sources)
         let style = (try? renderer.library.render("reco-style", .null)) ?? ""
-        var payloads: [PreviewPayload] = []
+        var entries: [PreviewEntry] = []
         var usedPages: Set<String> = ["index.html"]
         for file in files {
             var page = PreviewPayload.pageName(for: file)
             var suffix = 2
             while usedPages.contains(page) { page = PreviewPayload.pageName(for: file, suffix: suffix); suffix += 1 }
             usedPages.insert(page)
-            var payload = PreviewPayload.read(file, page: page)
-            var html: String
-            do {
-                html = try pages.render("preview-payload", .context(pageContext(&payload, style: style)))
-            } catch {
-                payload.outcome = .failed("rendering its page failed: \(error)")
-                html = (try? pages.render("preview-payload", .context(pageContext(&payload, style: style)))) ?? "\(error)"
+            guard isolated else {
+                var payload = PreviewPayload.read(file, page: page)
+                entries.append(try writePage(&payload, pages: pages, style: style))
+                continue
             }
-            try Data(html.utf8).write(to: output.appendingPathComponent(page))
-            payloads.append(payload)
+            do {
+                entries.append(try PreviewProcess.preview(file, page: page, output: output, currency: renderer.defaultCurrency))
+            } catch {
+                // The child died: its page says so, written here without reading the payload again.
+                var payload = PreviewPayload(file: file, page: page, vendor: nil, outcome: .failed(error.description))
+                entries.append(try writePage(&payload, pages: pages, style: style))
+            }
         }
-        let index = try pages.render("preview-index", .context(indexContext(payloads)))
+        let index = try pages.render("preview-index", .context(indexContext(entries)))
         try Data(index.utf8).write(to: output.appendingPathComponent("index.html"))
-        return payloads
+        return entries
     }
 
-    private func indexContext(_ payloads: [PreviewPayload]) -> JSONValue {
-        let widgets = payloads.flatMap(\.widgets)
-        return [
-            "payloadCount": .number(JSONNumber(payloads.count)),
-            "widgetCount": .number(JSONNumber(widgets.count)),
-            "productCount": .number(JSONNumber(widgets.reduce(0) { $0 + $1.items.count })),
+    /// Reads one payload and writes its page, without the index (what the process of one payload does).
+    func writePage(for file: String, page: String) throws -> PreviewEntry {
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let pages = try TemplateLibrary(templates: PreviewPageTemplates.sources)
+        let style = (try? renderer.library.render("reco-style", .null)) ?? ""
+        var payload = PreviewPayload.read(file, page: page)
+        return try writePage(&payload, pages: pages, style: style)
+    }
+
+    private func writePage(_ payload: inout PreviewPayload, pages: TemplateLibrary, style: String) throws -> PreviewEntry {
+        var html: String
+        do {
+            html = try pages.render("preview-payload", .context(pageContext(&payload, style: style)))
+        } catch {
+            payload.outcome = .failed("rendering its page failed: \(error)")
+            html = (try? pages.render("preview-payload", .context(pageContext(&payload, style: style)))) ?? "\(error)"
+        }
+        try Data(html.utf8).write(to: output.appendingPathComponent(payload.page))
+        return PreviewEntry(payload)
+    }
+
+    private func indexContext(_ entries: [PreviewEntry]) -> JSONValue {
+        [
+            "payloadCount": .number(JSONNumber(entries.count)),
+            "widgetCount": .number(JSONNumber(entries.reduce(0) { $0 + $1.widgetCount })),
+            "productCount": .number(JSONNumber(entries.reduce(0) { $0 + $1.productCount })),
             "templateList": .string((Self.htmlTemplates.map(\.name) + ["text"]).joined(separator: ", ")),
-            "payloads": .array(Self.indexOrder(payloads).map { payload in
-                let report = payload.report
-                return [
-                    "name": .string(payload.name),
-                    "file": .string(payload.file),
-                    "page": .string(payload.page),
-                    "vendor": .string(payload.vendor ?? "—"),
-                    "status": .string(payload.status.text),
-                    "statusClass": .string(payload.status.tone),
-                    "widgetSummary": .string(payload.widgets.isEmpty ? "—" : "\(plural(payload.widgets.count, "widget")), \(plural(payload.widgets.reduce(0) { $0 + $1.items.count }, "product"))"),
-                    "reportSummary": .string(report.failures.isEmpty && report.notices.isEmpty ? "—" : "\(plural(report.failures.count, "failure")), \(plural(report.notices.count, "notice"))"),
+            "payloads": .array(Self.indexOrder(entries).map { entry in
+                [
+                    "name": .string(entry.name),
+                    "file": .string(entry.file),
+                    "page": .string(entry.page),
+                    "vendor": .string(entry.vendor ?? "—"),
+                    "status": .string(entry.statusText),
+                    "statusClass": .string(entry.statusTone),
+                    "widgetSummary": .string(entry.widgetCount == 0 ? "—" : "\(plural(entry.widgetCount, "widget")), \(plural(entry.productCount, "product"))"),
+                    "reportSummary": .string(entry.failureCount == 0 && entry.noticeCount == 0 ? "—" : "\(plural(entry.failureCount, "failure")), \(plural(entry.noticeCount, "notice"))"),
                 ]
             }),
         ]
@@ -74,25 +109,20 @@ struct PreviewGallery {
 
     /// The order of the index: payloads that failed first (they need attention), then those with
     /// widgets, then vendor error replies, then replies that carry no recommendations; by file order within each.
-    static func indexOrder(_ payloads: [PreviewPayload]) -> [PreviewPayload] {
-        func rank(_ payload: PreviewPayload) -> Int {
-            switch payload.outcome {
-            case .failed: 0
-            case .recommendations: 1
-            case .vendorError: 2
-            case .other: 3
-            }
-        }
-        return payloads.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+    static func indexOrder(_ entries: [PreviewEntry]) -> [PreviewEntry] {
+        entries.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element)
     }
 
     /// The page's values; a widget that fails to render turns the payload into a failure.
     private func pageContext(_ payload: inout PreviewPayload, style: String) throws -> JSONValue {
         let report = payload.report
         var widgets: [JSONValue] = []
-        for (index, widget) in payload.widgets.enumerated() {
+        for (index, widget) in payload.widgets.prefix(Self.widgetsShown).enumerated() {
             widgets.append(try widgetContext(widget, index: index + 1))
         }
+        let widgetCapNote: JSONValue = payload.widgets.count > Self.widgetsShown
+            ? .string("This payload has \(payload.widgets.count) widgets; the preview shows the first \(Self.widgetsShown) (recokit render renders them all).")
+            : .null
         var explanation: JSONValue = .null
         var detail: JSONValue = .null
         switch payload.outcome {
@@ -121,15 +151,29 @@ struct PreviewGallery {
             "hasReport": .bool(!report.failures.isEmpty || !report.notices.isEmpty),
             "reportOpen": .bool(report.failures.count + report.notices.count <= 5),
             "reportSummary": .string("\(plural(report.failures.count, "failure")), \(plural(report.notices.count, "notice"))"),
-            "failures": .array(report.failures.map { .string($0.description) }),
-            "notices": .array(report.notices.map { .string($0.description) }),
+            "failures": .array(Self.reportLines(report.failures.map(\.description), noun: "failure")),
+            "notices": .array(Self.reportLines(report.notices.map(\.description), noun: "notice")),
             "hasWidgets": .bool(!widgets.isEmpty),
+            "widgetCapNote": widgetCapNote,
             "widgets": .array(widgets),
         ]
     }
 
-    private func widgetContext(_ widget: Widget<RawProduct>, index: Int) throws -> JSONValue {
+    /// The first ``reportLinesShown`` lines, then one saying how many more there are.
+    private static func reportLines(_ lines: [String], noun: String) -> [JSONValue] {
+        guard lines.count > reportLinesShown else { return lines.map(JSONValue.string) }
+        return lines.prefix(reportLinesShown).map(JSONValue.string)
+            + [.string("… and \(plural(lines.count - reportLinesShown, "more \(noun)")) not listed here (recokit decode lists them all)")]
+    }
+
+    private func widgetContext(_ whole: Widget<RawProduct>, index: Int) throws -> JSONValue {
         let anchor = "widget-\(index)"
+        var widget = whole
+        var capNote: JSONValue = .null
+        if whole.items.count > Self.productsShown {
+            widget.items = Array(whole.items.prefix(Self.productsShown))
+            capNote = .string("This widget has \(whole.items.count) products; the preview shows the first \(Self.productsShown) in each template and tracking request (recokit render renders them all).")
+        }
         var renderings: [JSONValue] = []
         for template in Self.htmlTemplates {
             let html = try renderer.render(widget, template: template.name, blockId: "\(anchor)-\(template.name)", includeStyles: false)
@@ -141,7 +185,7 @@ struct PreviewGallery {
         let text = try renderer.render(widget, template: "text")
         renderings.append(["template": "text", "note": "plain text, not escaped", "wide": false, "text": .string(text)])
         let requests = PreviewTracking.requests(for: widget)
-        let heading = widget.title.allSatisfy(\.isWhitespace) ? "Widget \(index) (no title)" : "\(index). \(widget.title)"
+        let heading = whole.title.allSatisfy(\.isWhitespace) ? "Widget \(index) (no title)" : "\(index). \(widget.title)"
         return [
             "anchor": .string(anchor),
             "heading": .string(heading),
@@ -149,7 +193,8 @@ struct PreviewGallery {
             "vendor": .string(widget.vendor.rawValue),
             "instanceId": .string(widget.instanceId),
             "interactionId": .string(widget.interactionId),
-            "productCount": .number(JSONNumber(widget.items.count)),
+            "productCount": .number(JSONNumber(whole.items.count)),
+            "capNote": capNote,
             "path": .string(widget.path.description),
             "renderings": .array(renderings),
             "trackingNote": requests == nil ? .string(PreviewTracking.unavailableNote) : .null,

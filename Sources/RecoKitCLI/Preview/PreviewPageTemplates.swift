@@ -140,6 +140,9 @@ enum PreviewPageTemplates {
         {{#hasWidgets}}
           <nav class="toc" aria-label="Widgets"><ol>{{#widgets}}<li><a href="#{{anchor}}">{{tocLabel}}</a> <small>({{productCount}} products)</small></li>{{/widgets}}</ol></nav>
         {{/hasWidgets}}
+        {{#widgetCapNote}}
+          <p class="cap">{{widgetCapNote}}</p>
+        {{/widgetCapNote}}
         </div>
         {{#widgets}}
         <section class="card" id="{{anchor}}" aria-labelledby="{{anchor}}-heading">
@@ -151,6 +154,9 @@ enum PreviewPageTemplates {
             <div><dt>products</dt><dd>{{productCount}}</dd></div>
             <div><dt>at</dt><dd><code>{{path}}</code></dd></div>
           </dl>
+        {{#capNote}}
+          <p class="cap">{{capNote}}</p>
+        {{/capNote}}
           <div class="renderings">
         {{#renderings}}
             <figure class="rendering{{#wide}} wide{{/wide}}">

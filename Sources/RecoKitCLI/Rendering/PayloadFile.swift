@@ -14,8 +14,8 @@ struct PayloadFile {
     /// Reads and decodes the file.
     /// - Throws: ``PayloadError`` naming the file: unreadable, invalid JSON with line and column, a
     ///   vendor's error reply, or a document that is no recommendation reply.
-    func decode(language: String? = nil, variantId: RetenoVariantId? = nil, title: String = "") throws(PayloadError) -> Recommendations<RawProduct> {
-        try decode(read(), language: language, variantId: variantId, title: title)
+    func decode(language: String? = nil, variantId: RetenoVariantId? = nil, title: String = "", limits: ReplyLimits = .default) throws(PayloadError) -> Recommendations<RawProduct> {
+        try decode(read(), language: language, variantId: variantId, title: title, limits: limits)
     }
 
     /// The file's bytes (standard input for `-`).
@@ -30,10 +30,10 @@ struct PayloadFile {
 
     /// Decodes bytes read from this file.
     /// - Throws: ``PayloadError`` naming the file.
-    /// - Parameters: see ``VendorPayloads/decode(_:vendor:language:variantId:title:)``.
-    func decode(_ data: Data, language: String? = nil, variantId: RetenoVariantId? = nil, title: String = "") throws(PayloadError) -> Recommendations<RawProduct> {
+    /// - Parameters: see ``VendorPayloads/decode(_:vendor:language:variantId:title:limits:)``.
+    func decode(_ data: Data, language: String? = nil, variantId: RetenoVariantId? = nil, title: String = "", limits: ReplyLimits = .default) throws(PayloadError) -> Recommendations<RawProduct> {
         do {
-            return try VendorPayloads.decode(data, language: language, variantId: variantId, title: title)
+            return try VendorPayloads.decode(data, language: language, variantId: variantId, title: title, limits: limits)
         } catch {
             throw error.inFile(displayName)
         }

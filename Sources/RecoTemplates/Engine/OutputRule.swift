@@ -10,6 +10,12 @@ enum OutputRule: Sendable, Hashable {
     /// space, `_`, `,`, `.` and `-` is written as a JavaScript escape (`\u0027`), so a value cannot end a
     /// string literal, the script, or the attribute.
     case script
+    /// CSS: a `style` attribute or a `<style>` element. Only a value made of plain characters (see
+    /// ``CSSValue``) is written, escaped for the attribute when `unquoted`; any other value is left out.
+    case css(unquoted: Bool)
+    /// The text (or a plain quoted attribute) of an HTML document inside a `srcdoc` attribute: escaped
+    /// for the inner document, then again for the attribute, so the inner document shows it as text.
+    case document(unquoted: Bool)
     /// A URL attribute's value (`href`, `src`, …): checked, then escaped.
     case url(URLPart, unquoted: Bool)
 }

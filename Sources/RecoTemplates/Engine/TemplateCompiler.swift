@@ -20,7 +20,9 @@ struct TemplateCompiler {
     }
 
     mutating func compile() throws(TemplateError) -> [Node] {
-        try build(0..<tokens.count)
+        let nodes = try build(0..<tokens.count)
+        try finishHTML()
+        return nodes
     }
 
     private mutating func build(_ range: Range<Int>) throws(TemplateError) -> [Node] {
@@ -46,26 +48,25 @@ struct TemplateCompiler {
                 if !token.isRemoved {
                     let bytes = source.bytes[dedented(token)..<token.end]
                     html?.scan(bytes)
-                    if let offset = html?.colonAfterValue {
-                        throw .syntax(
-                            "a ':' after a value in a URL attribute could complete a scheme such as javascript:, expected the scheme (or '/', '?', '#') before the value",
-                            at: source.location(of: bytes.startIndex + offset))
-                    }
+                    try checkHTML()
                     text.append(contentsOf: bytes)
                 }
             case .variable, .rawVariable:
                 flush()
                 var rule = OutputRule.raw
                 if var scanner = html {
-                    let contextual = scanner.ruleForValue()
+                    let contextual = scanner.ruleForValue(at: token.start, raw: token.kind == .rawVariable)
                     html = scanner
+                    try checkHTML()
                     if token.kind == .variable { rule = contextual }
                 }
                 nodes.append(.variable(arena.keep(VariableNode(name: Name(token.name, in: &names), rule: rule))))
             case .section, .inverted:
                 flush()
                 let before = names.lookups
+                let scannerBefore = html
                 let children = try build((index + 1)..<token.partner)
+                try mergeHTML(skipped: scannerBefore, section: token)
                 let lookups = names.lookups - before
                 let section = SectionNode(
                     name: Name(token.name, in: &names), inverted: token.kind == .inverted, children: children, lookups: lookups)
@@ -73,6 +74,7 @@ struct TemplateCompiler {
                 index = token.partner
             case .partial:
                 flush()
+                try requireTextLevel(token, what: "a partial")
                 let location = source.location(of: token.start)
                 if !token.isDynamic { references.append(TemplateReference(name: token.name, isParent: false, location: location)) }
                 nodes.append(
@@ -83,6 +85,7 @@ struct TemplateCompiler {
                                 indentation: indentation(of: token), location: location))))
             case .parent:
                 flush()
+                try requireTextLevel(token, what: "a parent")
                 let location = source.location(of: token.start)
                 references.append(TemplateReference(name: token.name, isParent: true, location: location))
                 var overrides: [String: BlockNode] = [:]
@@ -96,7 +99,10 @@ struct TemplateCompiler {
                 index = token.partner
             case .block:
                 flush()
+                try requireTextLevel(token, what: "a block")
+                let scannerBefore = html
                 nodes.append(.block(arena.keep(try block(at: index))))
+                try mergeHTML(skipped: scannerBefore, section: token)
                 index = token.partner
             case .close, .comment, .delimiters:
                 break
@@ -105,6 +111,42 @@ struct TemplateCompiler {
         }
         flush()
         return nodes
+    }
+
+    /// Throws the scanner's refusal, if it has one, at its place in the template.
+    private func checkHTML() throws(TemplateError) {
+        guard let refusal = html?.refusal else { return }
+        throw .syntax(refusal.reason, at: source.location(of: refusal.offset))
+    }
+
+    /// After a section: it may be skipped or repeated, so it must end where it began in the HTML, and
+    /// what follows is read carefully for either way.
+    private mutating func mergeHTML(skipped before: HTMLContextScanner?, section token: Token) throws(TemplateError) {
+        guard var scanner = html, let before else { return }
+        guard scanner.merge(skipped: before) else {
+            throw .syntax(
+                "section \"\(token.name)\" ends in another HTML context than it begins (a tag, an attribute, a script…), expected it to open and close in the same one",
+                at: source.location(of: tokens[token.partner].start))
+        }
+        html = scanner
+        try checkHTML()
+    }
+
+    /// Partials, parents and blocks are compiled on their own, from HTML text to HTML text, so they may
+    /// only stand where a value is written as HTML text (text, or a quoted plain attribute).
+    private func requireTextLevel(_ token: Token, what: String) throws(TemplateError) {
+        guard let html, !html.takesPlainText else { return }
+        throw .syntax(
+            "\(what) (\"\(token.name)\") stands inside a tag, a URL, a script or a style, where its values would not be escaped for their place, expected it in the HTML text or a plain quoted attribute",
+            at: source.location(of: token.start))
+    }
+
+    /// Checks that the template ends in HTML text, so that a template including it reads on from text.
+    mutating func finishHTML() throws(TemplateError) {
+        guard let html, !html.isAtTextLevel else { return }
+        throw .syntax(
+            "the template ends inside a tag, an attribute or a script, expected every tag, attribute and <script> or <style> closed",
+            at: source.location(of: source.bytes.count))
     }
 
     /// Where a text run starts once the enclosing standalone block's indentation is removed from its line.

@@ -37,6 +37,8 @@ extension Renderer {
         case .text: output.write(escaping: text, unquoted: false)
         case .unquoted: output.write(escaping: text, unquoted: true)
         case .script: output.write { HTMLEscaping.appendScript(text, to: &$0) }
+        case .css(let unquoted): if CSSValue.isPlain(text) { output.write(escaping: text, unquoted: unquoted) }
+        case .document(let unquoted): output.write(escaping: HTMLEscaping.escape(text), unquoted: unquoted)
         case .url(let part, let unquoted):
             // Each branch writes `text` itself, not a copy of it.
             switch part {

@@ -7,6 +7,9 @@ import Foundation
 /// context is made, because templates ask for them, some more than once. A computed name wins over a
 /// raw field of the same name.
 ///
+/// Every text a template sees here is on one line (``DisplayText``): CR, LF and the other control
+/// characters in a vendor's value become a space, so no value can forge a line of a text rendering.
+///
 /// | key | value |
 /// |---|---|
 /// | any raw field | as sent (`{{brand}}`, `{{params.color}}`, `{{#categories}}…{{/categories}}`) |
@@ -46,7 +49,7 @@ public struct ProductContext: TemplateContext {
         self.count = count
         self.defaultCurrency = defaultCurrency
         self.price = ProductPrice(raw, defaultCurrency: defaultCurrency)
-        self.displayName = Self.firstText(of: ["name", "title"], in: raw) ?? raw.productId
+        self.displayName = DisplayText.singleLine(Self.firstText(of: ["name", "title"], in: raw) ?? raw.productId)
         self.clickURL = clickURL
         self.ownLink = Self.safeLink(from: Self.linkFields, in: raw)
         self.imageSource = Self.safeLink(from: Self.imageFields, in: raw)
@@ -68,9 +71,9 @@ public struct ProductContext: TemplateContext {
 
     /// The value a template sees under `key` for the product; nil lets the lookup continue down the stack.
     public func value(forKey key: String) -> TemplateValue? {
-        guard let computed = ComputedKey(key) else { return raw.fields[key].map(TemplateValue.init) }
+        guard let computed = ComputedKey(key) else { return raw.fields[key].map { TemplateValue(DisplayText.singleLine($0)) } }
         switch computed {
-        case .productId: return .string(raw.productId)
+        case .productId: return .string(DisplayText.singleLine(raw.productId))
         case .position: return .number(JSONNumber(position))
         case .first: return .bool(position == 1)
         case .last: return .bool(position == count)
@@ -78,9 +81,9 @@ public struct ProductContext: TemplateContext {
         case .link: return clickURL.map(TemplateValue.string) ?? ownLink
         case .productLink: return ownLink
         case .imageSource: return imageSource
-        case .displayPrice: return price.text.map(TemplateValue.string) ?? .null
+        case .displayPrice: return price.text.map { .string(DisplayText.singleLine($0)) } ?? .null
         case .hasDiscount: return .bool(price.oldText != nil)
-        case .displayOldPrice: return price.oldText.map(TemplateValue.string) ?? .null
+        case .displayOldPrice: return price.oldText.map { .string(DisplayText.singleLine($0)) } ?? .null
         case .discountPercent: return price.discountPercent.map { .number(JSONNumber($0)) } ?? .null
         }
     }
@@ -93,7 +96,7 @@ public struct ProductContext: TemplateContext {
 
     private static func safeLink(from fields: [String], in raw: RawProduct) -> TemplateValue {
         guard let link = firstText(of: fields, in: raw), SafeLink.isAllowed(link) else { return .null }
-        return .string(absolute(link))
+        return .string(DisplayText.singleLine(absolute(link)))
     }
 
     private static func firstText(of fields: [String], in raw: RawProduct) -> String? {

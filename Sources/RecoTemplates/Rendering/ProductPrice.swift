@@ -120,7 +120,10 @@ struct PlainNumber {
         guard let oldScaled = old.scaled(to: scale), let newScaled = new.scaled(to: scale), oldScaled > newScaled else { return nil }
         let (off, overflow) = (oldScaled - newScaled).multipliedReportingOverflow(by: 200)
         guard !overflow, oldScaled <= UInt64.max / 2 else { return nil }
-        return Int((off + oldScaled) / (2 * oldScaled))
+        // The sum can overflow too (an old price of 92000000000000000 and a price of 0 trapped here).
+        let (rounded, sumOverflow) = off.addingReportingOverflow(oldScaled)
+        guard !sumOverflow else { return nil }
+        return Int(rounded / (2 * oldScaled))
     }
 
     private func scaled(to scale: Int) -> UInt64? {

@@ -4,10 +4,14 @@
 /// control characters, is dropped.
 ///
 /// The HTML engine applies its own check to every `href` and `src` value; this one also protects
-/// plain-text output (the `text` template), where no attribute context exists.
+/// plain-text output (the `text` template), where no attribute context exists. It is the engine's rule
+/// (``HTMLEscaping/isSafeURL(_:)``, which also decodes character references such as `&#x3A;`) and, on top,
+/// a relative link may have no space or control character before its first `/`, `?` or `#`: every link
+/// allowed here is allowed by the engine.
 public enum SafeLink {
     /// Whether the link may be shown.
     public static func isAllowed(_ link: String) -> Bool {
+        guard URLScheme.isWebOrRelative(link) else { return false }
         if let verdict = asciiVerdict(link) { return verdict }
         var scheme = ""
         for scalar in link.unicodeScalars {

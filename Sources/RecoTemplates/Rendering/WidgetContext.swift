@@ -9,6 +9,8 @@
 /// | `blockId` | an HTML id for the block, unique on the page (`reco-` and the instance id by default) |
 /// | `includeStyles` | whether the block writes the shared `<style>` (only the first block of a page does) |
 ///
+/// Text values (the title, the ids) are on one line, as a product's are (see ``ProductContext``).
+///
 /// Works for a widget of any product model: products are read from each item's raw fields. With a
 /// ``ClickLink``, each product's `link` is the URL it makes (see ``ProductContext``).
 public struct WidgetContext<Product: RecommendableProduct>: TemplateContext {
@@ -46,10 +48,10 @@ public struct WidgetContext<Product: RecommendableProduct>: TemplateContext {
     /// The value a template sees under `key` for the block; nil lets the lookup continue down the stack.
     public func value(forKey key: String) -> TemplateValue? {
         switch key {
-        case "title": .string(widget.title)
+        case "title": .string(DisplayText.singleLine(widget.title))
         case "hasTitle": .bool(!DisplayText.isBlank(widget.title))
-        case "instanceId": .string(widget.instanceId)
-        case "interactionId": .string(widget.interactionId)
+        case "instanceId": .string(DisplayText.singleLine(widget.instanceId))
+        case "interactionId": .string(DisplayText.singleLine(widget.interactionId))
         case "vendor": .string(widget.vendor.rawValue)
         case "productCount": .number(JSONNumber(widget.items.count))
         case "products": .list(productValues)

@@ -51,14 +51,21 @@ public struct WidgetRenderer: Sendable {
     public func render<Product>(_ widgets: [Widget<Product>], template: String = "carousel") throws(RenderError) -> String {
         var page = ""
         var usedIds: Set<String> = []
+        // The next suffix to try for each base id: a reply of many blocks with one instance id would
+        // otherwise walk every suffix already given for each block (quadratic). Every suffix below it
+        // is taken, so the id is the same as the smallest free one.
+        var nextSuffix: [String: Int] = [:]
         for (index, widget) in widgets.enumerated() {
             if index > 0 { page += "\n" }
             let base = WidgetContext<Product>.htmlId(for: widget.instanceId)
             var blockId = base
-            var suffix = 2
-            while !usedIds.insert(blockId).inserted {
-                blockId = "\(base)-\(suffix)"
-                suffix += 1
+            if !usedIds.insert(blockId).inserted {
+                var suffix = nextSuffix[base, default: 2]
+                repeat {
+                    blockId = "\(base)-\(suffix)"
+                    suffix += 1
+                } while !usedIds.insert(blockId).inserted
+                nextSuffix[base] = suffix
             }
             page += try render(widget, template: template, blockId: blockId, includeStyles: index == 0)
         }

@@ -26,30 +26,37 @@ extension Tracker {
                     unreadable.append((payload, "unreadable journal record: \(error)"))
                 }
             }
-            deadLetter(unreadable)
-            guard await deliver(items) else { return }
-            journal.acknowledge(batch)
+            var letters = unreadable
+            guard await deliver(items, deadLetters: &letters) else { return }
+            // The batch is forgotten only once its dead letters are on disk: nothing goes unrecorded.
+            while !deadLetter(letters) {
+                do { try await clock.sleep(for: configuration.retryPolicy.initialDelay) } catch { return }
+            }
+            if let failure = journal.acknowledge(batch) { counters.withLock { $0.lastError = "\(failure)" } }
         }
     }
 
-    /// Screens, sends, and settles every event of `items`; false when cancelled before that.
-    func deliver(_ items: [(event: TrackedEvent, payload: ArraySlice<UInt8>)]) async -> Bool {
+    /// Screens, sends, and settles every event of `items`, adding those to dead-letter (with their
+    /// reasons) to `deadLetters`; false when cancelled before that.
+    func deliver(_ items: [(event: TrackedEvent, payload: ArraySlice<UInt8>)],
+                 deadLetters: inout [(payload: ArraySlice<UInt8>, reason: String)]) async -> Bool {
         let now = clock.now()
         var sendable: [(event: TrackedEvent, payload: ArraySlice<UInt8>)] = []
         var screened: [(payload: ArraySlice<UInt8>, reason: String)] = []
         for item in items {
             if let reason = destination.screen(item.event, now: now) { screened.append((item.payload, reason)) } else { sendable.append(item) }
         }
-        deadLetter(screened)
+        deadLetters += screened
         guard !sendable.isEmpty else { return true }
-        return await send(sendable)
+        return await send(sendable, deadLetters: &deadLetters)
     }
 
     /// Sends `items` until every event is delivered or dead-lettered; false when cancelled before that.
     ///
     /// While the destination fails (see ``DeliveryGate``) this sender either holds the probe, and sends
     /// only the first event as a small request, or waits for the sender that holds it.
-    private func send(_ items: [(event: TrackedEvent, payload: ArraySlice<UInt8>)]) async -> Bool {
+    private func send(_ items: [(event: TrackedEvent, payload: ArraySlice<UInt8>)],
+                      deadLetters: inout [(payload: ArraySlice<UInt8>, reason: String)]) async -> Bool {
         var remaining = items[...]
         while !remaining.isEmpty {
             guard let turn = await waitForTurn() else { return false }
@@ -89,12 +96,12 @@ extension Tracker {
             }
             switch verdict.base {
             case .rejected(let reason) where sending.count == 1:
-                deadLetter([(sending.first!.payload, reason)])
+                deadLetters.append((sending.first!.payload, reason))
             case .tooLarge where sending.count == 1:
                 let said = replyText.isEmpty ? "" : " (\(destination.name) said: \(replyText))"
-                deadLetter([(sending.first!.payload, "HTTP 413: the event alone is larger than \(destination.name) accepts\(said)")])
+                deadLetters.append((sending.first!.payload, "HTTP 413: the event alone is larger than \(destination.name) accepts\(said)"))
             case .rejected, .tooLarge:
-                guard await sendHalves(Array(sending)) else { return false }
+                guard await sendHalves(Array(sending), deadLetters: &deadLetters) else { return false }
             default:
                 counters.withLock { $0.delivered += sending.count }
             }
@@ -104,10 +111,11 @@ extension Tracker {
     }
 
     /// Bisects a refused batch so the good events go through and each bad one is found.
-    private func sendHalves(_ items: [(event: TrackedEvent, payload: ArraySlice<UInt8>)]) async -> Bool {
+    private func sendHalves(_ items: [(event: TrackedEvent, payload: ArraySlice<UInt8>)],
+                            deadLetters: inout [(payload: ArraySlice<UInt8>, reason: String)]) async -> Bool {
         let half = items.count / 2
-        guard await send(Array(items[..<half])) else { return false }
-        return await send(Array(items[half...]))
+        guard await send(Array(items[..<half]), deadLetters: &deadLetters) else { return false }
+        return await send(Array(items[half...]), deadLetters: &deadLetters)
     }
 
     /// Closes the gate (or moves its probe on) after a failed request.
@@ -147,13 +155,17 @@ extension Tracker {
         }
     }
 
-    func deadLetter(_ letters: [(payload: ArraySlice<UInt8>, reason: String)]) {
-        guard !letters.isEmpty else { return }
+    /// Writes dead letters; false (with the error in ``TrackingStatistics/lastError``) when they could
+    /// not be written, so the caller keeps their batch pending.
+    func deadLetter(_ letters: [(payload: ArraySlice<UInt8>, reason: String)]) -> Bool {
+        guard !letters.isEmpty else { return true }
         do {
             try deadLetterStore.add(letters, at: clock.now())
             counters.withLock { $0.deadLettered += letters.count }
+            return true
         } catch {
             counters.withLock { $0.lastError = "cannot write dead letters: \(error)" }
+            return false
         }
     }
 
@@ -180,8 +192,7 @@ extension Tracker {
         let tasks = control.withLock { $0.tasks }
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
-        journal.close()
-        deadLetterStore.close()
+        if let failure = journal.close() { counters.withLock { $0.lastError = "\(failure)" } }
         let snapshot = counters.withLock { $0 }
         return ShutdownSummary(delivered: snapshot.delivered, pending: journal.pendingCount, deadLettered: snapshot.deadLettered)
     }

@@ -4,7 +4,7 @@ import Foundation
 /// until the vendor stores them or refuses them for a reason (then they are dead-lettered).
 ///
 /// ```swift
-/// let tracker = try Tracker(destination: SegmentifyDestination(endpoint: url, apiKey: key, origin: "shop.example"),
+/// let tracker = try Tracker(destination: SegmentifyDestination(dataCenter: url, apiKey: key, origin: "shop.example"),
 ///                           configuration: TrackerConfiguration(journal: journalURL))
 /// try tracker.track(.widgetView(of: widget, context: context))
 /// let summary = await tracker.shutdown(deadline: .seconds(5))
@@ -41,21 +41,32 @@ public final class Tracker: Sendable {
     /// Opens (or creates) the journal, recovers what a previous run left, and starts delivering.
     ///
     /// - Throws: ``TrackingError`` when the journal cannot be opened or another process holds it.
-    public init(destination: any TrackingDestination, configuration: TrackerConfiguration,
-                transport: any Transport = URLSessionTransport.shared,
-                clock: any TrackingClock = SystemTrackingClock()) throws(TrackingError) {
-        guard configuration.durability == .memory || configuration.journal != nil else {
+    public convenience init(destination: any TrackingDestination, configuration: TrackerConfiguration,
+                            transport: any Transport = URLSessionTransport.shared,
+                            clock: any TrackingClock = SystemTrackingClock()) throws(TrackingError) {
+        let segmentBytes = max(4096, min(configuration.segmentBytes, configuration.maxJournalBytes / 4))
+        let storage: any JournalStorage
+        if configuration.durability == .memory {
+            storage = MemoryJournalStorage(reserve: segmentBytes + 512 * 1024)
+        } else if let directory = configuration.journal {
+            storage = FileJournalStorage(directory: directory)
+        } else {
             throw .configuration("a journal directory is needed unless durability is .memory")
         }
+        try self.init(destination: destination, configuration: configuration, storage: storage, transport: transport, clock: clock)
+    }
+
+    /// A tracker over any journal storage (the tests' fault-injecting one, say).
+    init(destination: any TrackingDestination, configuration: TrackerConfiguration, storage: any JournalStorage,
+         transport: any Transport, clock: any TrackingClock) throws(TrackingError) {
         self.destination = destination
         self.configuration = configuration
         self.transport = transport
         self.clock = clock
         let segmentBytes = max(4096, min(configuration.segmentBytes, configuration.maxJournalBytes / 4))
-        let directory = configuration.durability == .memory ? nil : configuration.journal
-        (journal, recoveryReport) = try Journal.open(directory: directory, durability: configuration.durability,
+        (journal, recoveryReport) = try Journal.open(storage: storage, durability: configuration.durability,
                                                      maxBytes: configuration.maxJournalBytes, segmentBytes: segmentBytes)
-        deadLetterStore = try DeadLetterStore(directory: directory, durable: configuration.durability != .memory)
+        deadLetterStore = DeadLetterStore(storage: storage, durable: configuration.durability != .memory)
         counters.withLock { $0.pending = recoveryReport.pendingEvents }
         start()
     }
@@ -100,8 +111,9 @@ public final class Tracker: Sendable {
     ///   the journal is at its limit, ``TrackingError/shutDown`` after shutdown began.
     @discardableResult
     public func track(_ interaction: Interaction) throws(TrackingError) -> EventID {
-        let (id, end) = try journalEvent(interaction)
-        if configuration.durability == .strict { try journal.makeDurable(upTo: end) }
+        let (id, serial) = try journalEvent(interaction)
+        if configuration.durability == .strict { try journal.makeDurable(upTo: serial) }
+        counters.withLock { $0.accepted += 1 }
         if interaction.forcePush { try requestForcedFlush() }
         return id
     }
@@ -122,12 +134,14 @@ public final class Tracker: Sendable {
     @discardableResult
     public func trackUntilCommit(_ interaction: Interaction) throws(TrackingError) -> EventID {
         let (id, _) = try journalEvent(interaction)
+        counters.withLock { $0.accepted += 1 }
         if interaction.forcePush { try requestForcedFlush() }
         return id
     }
 
-    /// Checks and appends one event (not yet made durable); its id and the journal position after it.
-    private func journalEvent(_ interaction: Interaction) throws(TrackingError) -> (EventID, JournalPosition) {
+    /// Checks and appends one event (not yet made durable); its id and its serial in the journal (for
+    /// `makeDurable(upTo:)`).
+    private func journalEvent(_ interaction: Interaction) throws(TrackingError) -> (EventID, Int) {
         do {
             try check(interaction)
         } catch {
@@ -135,7 +149,7 @@ public final class Tracker: Sendable {
             throw error
         }
         // The journal gives the sequence number (patched into the record) under the same lock as the append.
-        let appended: (end: JournalPosition, sequence: UInt64)
+        let appended: (serial: Int, sequence: UInt64)
         do {
             appended = try journal.append(EventCodec.encode(id: EventID(run: run, sequence: 0), interaction: interaction),
                                           assigningSequence: true)
@@ -143,7 +157,7 @@ public final class Tracker: Sendable {
             if error.isQueueFull { counters.withLock { $0.refusedQueueFull += 1 } }
             throw error
         }
-        return (EventID(run: run, sequence: appended.sequence), appended.end)
+        return (EventID(run: run, sequence: appended.sequence), appended.serial)
     }
 
     /// Tracks an interaction after checking it against the widget it names: the widget's instance id
@@ -181,9 +195,12 @@ public final class Tracker: Sendable {
     /// The counters and the journal's state.
     public var statistics: TrackingStatistics {
         var snapshot = counters.withLock { $0 }
-        snapshot.accepted = journal.acceptedCount
-        snapshot.pending = journal.pendingCount
-        snapshot.journalBytes = journal.bytes
+        journal.withState { state in
+            snapshot.pending = state.pending
+            snapshot.journalBytes = state.totalBytes
+            snapshot.diskError = state.diskError?.message
+            snapshot.damage = state.damage
+        }
         return snapshot
     }
 

@@ -20,11 +20,19 @@ public struct TrackingStatistics: Sendable, Hashable, CustomStringConvertible {
     public var pending = 0
     /// Bytes of journal on disk (or in memory).
     public var journalBytes = 0
+    /// The disk's last error (a failed write or `sync`: `ENOSPC`, `EIO`…), kept until a later write and
+    /// `sync` succeed. While it is set in batched durability, `track` refuses events with it.
+    public var diskError: String?
+    /// Damage met while running: stretches of the journal that could not be read back, each naming the
+    /// file, byte range and (where known) how many events it cost; their bytes are in `quarantine.log`.
+    public var damage: [JournalRecoveryReport.Damage] = []
 
     public var description: String {
         var text = "accepted \(accepted), delivered \(delivered), retried \(retried), dead-lettered \(deadLettered), "
             + "refused (queue full) \(refusedQueueFull), refused (invalid) \(refusedInvalid), pending \(pending), journal bytes \(journalBytes)"
         if configurationFaults > 0 { text += ", configuration faults \(configurationFaults)" }
+        if let diskError { text += ", disk error: \(diskError)" }
+        if !damage.isEmpty { text += ", damage: " + damage.map(\.description).joined(separator: "; ") }
         if let lastError { text += ", last error: \(lastError)" }
         return text
     }

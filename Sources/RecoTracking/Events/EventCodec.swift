@@ -12,8 +12,24 @@ import Foundation
 enum EventCodec {
     private static let version: UInt8 = 2
     private static let versionWithoutVendorEvent: UInt8 = 1
-    private static let kinds = Interaction.Kind.allCases
-    private static let phases = Interaction.SearchPhase.allCases
+    /// The byte each kind is written as: fixed codes, independent of the order of `Interaction.Kind`'s
+    /// cases (they are the codes journals have always held: the cases' order when codes were introduced).
+    /// A new kind takes a new code; a code is never reused.
+    static let kindCodes: [(kind: Interaction.Kind, code: UInt8)] = [
+        (.impression, 0), (.widgetView, 1), (.click, 2), (.searchClick, 3), (.vendorEvent, 4),
+    ]
+
+    private static func code(of kind: Interaction.Kind) -> UInt8 {
+        switch kind {
+        case .impression: 0
+        case .widgetView: 1
+        case .click: 2
+        case .searchClick: 3
+        case .vendorEvent: 4
+        }
+    }
+
+    private static func kind(code: UInt8) -> Interaction.Kind? { kindCodes.first { $0.code == code }?.kind }
 
     static func encode(_ event: TrackedEvent) -> [UInt8] { encode(id: event.id, interaction: event.interaction) }
 
@@ -26,7 +42,7 @@ enum EventCodec {
         putFixed(id.run, &out)
         putFixed(id.sequence, &out)
         putFixed(UInt64(bitPattern: Int64((interaction.occurred.timeIntervalSince1970 * 1000).rounded(.down))), &out)
-        out.append(UInt8(kinds.firstIndex(of: interaction.kind)!))
+        out.append(code(of: interaction.kind))
         var flags: UInt8 = 0
         if interaction.forcePush { flags |= 1 }
         if let testMode = context.testMode { flags |= testMode ? 6 : 2 }
@@ -55,7 +71,7 @@ enum EventCodec {
             throw .journal("unknown event record version")
         }
         guard let run = reader.fixed(), let sequence = reader.fixed(), let millis = reader.fixed(),
-              let kindIndex = reader.byte(), Int(kindIndex) < kinds.count, let flags = reader.byte(),
+              let kindCode = reader.byte(), let kind = kind(code: kindCode), let flags = reader.byte(),
               let position = reader.varint() else { throw .journal("truncated event record") }
         var strings: [String?] = []
         for _ in 0..<(first == version ? 13 : 12) {
@@ -65,15 +81,15 @@ enum EventCodec {
         var params: [String: JSONValue] = [:]
         if let text = strings[11], let object = (try? JSONValue(parsing: text))?.objectValue { params = object }
         let vendorEvent = try strings.count > 12 ? strings[12].map(vendorEvent(from:)) : nil
-        guard (kinds[Int(kindIndex)] == .vendorEvent) == (vendorEvent != nil) else {
-            throw .journal("event record with kind \(kinds[Int(kindIndex)].rawValue) and \(vendorEvent == nil ? "no" : "a") vendor event")
+        guard (kind == .vendorEvent) == (vendorEvent != nil) else {
+            throw .journal("event record with kind \(kind.rawValue) and \(vendorEvent == nil ? "no" : "a") vendor event")
         }
         let context = InteractionContext(userId: strings[3], sessionId: strings[4], lang: strings[5], currency: strings[6],
                                          pageUrl: strings[7], region: strings[8],
                                          testMode: flags & 2 != 0 ? flags & 4 != 0 : nil,
                                          os: strings[9], device: strings[10], params: params)
         let phase: Interaction.SearchPhase? = flags & 8 != 0 ? .beforeSearch : flags & 16 != 0 ? .search : nil
-        let interaction = Interaction(kind: kinds[Int(kindIndex)], instanceId: strings[0] ?? "", interactionId: strings[1] ?? "",
+        let interaction = Interaction(kind: kind, instanceId: strings[0] ?? "", interactionId: strings[1] ?? "",
                                       productId: strings[2], position: position == 0 ? nil : Int(position - 1), searchPhase: phase,
                                       context: context,
                                       occurred: Date(timeIntervalSince1970: Double(Int64(bitPattern: millis)) / 1000),

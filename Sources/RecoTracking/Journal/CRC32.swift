@@ -28,10 +28,17 @@ public enum CRC32 {
         return checksum(Array(bytes))
     }
 
-    /// The checksum of the bytes in `buffer`.
-    public static func checksum(_ buffer: UnsafeBufferPointer<UInt8>) -> UInt32 {
+    /// The checksum of `bytes` following bytes whose checksum was `previous`: `checksum(b, continuing:
+    /// checksum(a))` is `checksum(a + b)`.
+    public static func checksum<Bytes: Sequence>(_ bytes: Bytes, continuing previous: UInt32) -> UInt32 where Bytes.Element == UInt8 {
+        if let fast = bytes.withContiguousStorageIfAvailable({ checksum($0, continuing: previous) }) { return fast }
+        return checksum(Array(bytes), continuing: previous)
+    }
+
+    /// The checksum of the bytes in `buffer` (following bytes whose checksum was `previous`, if given).
+    public static func checksum(_ buffer: UnsafeBufferPointer<UInt8>, continuing previous: UInt32 = 0) -> UInt32 {
         flat.withUnsafeBufferPointer { table in
-            var crc: UInt32 = 0xFFFF_FFFF
+            var crc: UInt32 = ~previous
             var index = 0
             let count = buffer.count
             while index + 8 <= count {

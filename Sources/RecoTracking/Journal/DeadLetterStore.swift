@@ -1,30 +1,22 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 
-/// Dead letters on disk (`DIR/dead-letters.log`, framed like the journal): each record is the reason's
-/// length (4 bytes), the reason, the time in epoch milliseconds (8 bytes) and the journaled event.
+/// Dead letters in the journal's storage (`dead-letters.log`, each record a version-1 frame): the
+/// reason's length (4 bytes), the reason, the time in epoch milliseconds (8 bytes) and the journaled
+/// event. A failed or short write is cut back to the last whole record and thrown: the caller then keeps
+/// the events pending instead of forgetting them.
 final class DeadLetterStore: @unchecked Sendable {
+    static let fileName = "dead-letters.log"
     private let lock = NSLock()
-    private let path: String?
+    private let storage: any JournalStorage
     private let durable: Bool
-    private var memory: [UInt8] = []
-    private var descriptor: Int32 = -1
     private(set) var damage: [String] = []
 
-    init(directory: URL?, durable: Bool) throws(TrackingError) {
+    init(storage: any JournalStorage, durable: Bool) {
+        self.storage = storage
         self.durable = durable
-        path = directory?.appendingPathComponent("dead-letters.log").path
-        if let path {
-            descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw .journal("cannot open \(path)") }
-        }
     }
 
-    /// Adds dead letters; on disk, written and `fsync`ed before returning.
+    /// Adds dead letters; written and (when durable) synced before returning.
     func add(_ letters: [(payload: ArraySlice<UInt8>, reason: String)], at date: Date) throws(TrackingError) {
         guard !letters.isEmpty else { return }
         var bytes = [UInt8]()
@@ -32,46 +24,58 @@ final class DeadLetterStore: @unchecked Sendable {
         for letter in letters {
             var record = [UInt8]()
             let reason = Array(letter.reason.utf8)
-            for shift in stride(from: 0, to: 32, by: 8) { record.append(UInt8(truncatingIfNeeded: UInt32(reason.count) >> UInt32(shift))) }
+            RecordFrame.putUInt32(UInt32(reason.count), &record)
             record += reason
-            for shift in stride(from: 0, to: 64, by: 8) { record.append(UInt8(truncatingIfNeeded: millis >> UInt64(shift))) }
+            RecordFrame.putUInt64(millis, &record)
             record += letter.payload
-            RecordFrame.append(record, to: &bytes)
+            RecordFrame.appendLegacy(record, to: &bytes)
         }
         lock.lock()
         defer { lock.unlock() }
-        guard descriptor >= 0 else { memory += bytes; return }
-        let wrote = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress!, bytes.count) }
-        guard wrote == bytes.count else { throw .journal("cannot write \(path ?? "dead letters")") }
-        if durable { _ = fsync(descriptor) }
+        do throws(JournalStorageError) {
+            let before = try storage.size(Self.fileName) ?? 0
+            let wrote: Int
+            do { wrote = try storage.append(Self.fileName, bytes[...]) } catch {
+                try? storage.truncate(Self.fileName, to: before)
+                throw error
+            }
+            guard wrote == bytes.count else {
+                try? storage.truncate(Self.fileName, to: before)
+                throw JournalStorageError(kind: .noSpace, description: "cannot write \(storage.location)/\(Self.fileName): short write")
+            }
+            if durable { try storage.sync(Self.fileName) }
+        } catch {
+            throw error.trackingError
+        }
     }
 
     /// Every dead letter, oldest first, with their journaled payloads (for re-queueing).
     func list() throws(TrackingError) -> [(letter: DeadLetter, payload: [UInt8])] {
         lock.lock()
         defer { lock.unlock() }
-        let bytes = try readAll()
+        let bytes: [UInt8]
+        do throws(JournalStorageError) {
+            guard let size = try storage.size(Self.fileName) else { damage = []; return [] }
+            bytes = try storage.read(Self.fileName, offset: 0, count: size)
+        } catch {
+            throw error.trackingError
+        }
         var letters: [(DeadLetter, [UInt8])] = []
-        var offset = 0
-        damage = []
-        while offset < bytes.count {
-            guard case .record(let record, let next) = RecordFrame.scan(bytes, at: offset) else {
-                damage.append("dead-letters.log: \(bytes.count - offset) unreadable bytes at offset \(offset) skipped")
-                break
-            }
-            offset = next
+        var unreadable: [String] = []
+        let stretches = RecordFrame.scan(bytes, segment: 0, from: 0, format: .version1) { offset, record in
             let body = Array(record)
-            guard body.count >= 12 else { continue }
-            let length = Int(RecordFrame.readUInt32(body, 0))
-            guard 4 + length + 8 <= body.count else { continue }
+            let length = body.count >= 4 ? Int(RecordFrame.readUInt32(body, 0)) : Int.max
+            guard length <= body.count - 12, let event = try? EventCodec.decode(body[(12 + length)...]) else {
+                unreadable.append("\(Self.fileName): the record at offset \(offset) holds no readable dead letter")
+                return
+            }
             let reason = String(decoding: body[4..<(4 + length)], as: UTF8.self)
-            var millis: UInt64 = 0
-            for index in 0..<8 { millis |= UInt64(body[4 + length + index]) << UInt64(index * 8) }
+            let millis = RecordFrame.readUInt64(body, 4 + length)
             let payload = Array(body[(12 + length)...])
-            guard let event = try? EventCodec.decode(payload[...]) else { continue }
             let at = Date(timeIntervalSince1970: Double(Int64(bitPattern: millis)) / 1000)
             letters.append((DeadLetter(event: event, reason: reason, at: at), payload))
         }
+        damage = unreadable + stretches.map { "\(Self.fileName): \($0.count) unreadable bytes at offset \($0.offset) skipped (\($0.reason))" }
         return letters
     }
 
@@ -79,25 +83,11 @@ final class DeadLetterStore: @unchecked Sendable {
     func removeAll() throws(TrackingError) {
         lock.lock()
         defer { lock.unlock() }
-        guard descriptor >= 0 else { memory = []; return }
-        guard ftruncate(descriptor, 0) == 0 else { throw .journal("cannot truncate \(path ?? "dead letters")") }
-        _ = fsync(descriptor)
-    }
-
-    private func readAll() throws(TrackingError) -> [UInt8] {
-        guard descriptor >= 0 else { return memory }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .journal("cannot stat \(path ?? "dead letters")") }
-        let size = Int(info.st_size)
-        var bytes = [UInt8](repeating: 0, count: size)
-        let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, size, 0) }
-        if got < bytes.count { bytes.removeLast(bytes.count - max(0, got)) }
-        return bytes
-    }
-
-    func close() {
-        lock.lock()
-        defer { lock.unlock() }
-        if descriptor >= 0 { closeDescriptor(descriptor); descriptor = -1 }
+        do {
+            guard try storage.size(Self.fileName) != nil else { return }
+            try storage.truncate(Self.fileName, to: 0)
+        } catch {
+            throw error.trackingError
+        }
     }
 }

@@ -1,266 +1,281 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 
 /// The on-disk queue of accepted events: numbered segment files of checksummed records, a delivery
 /// checkpoint, and group commit.
 ///
-/// Writers append under a lock; in `strict` mode they then wait for an `fsync` that covers their record
-/// (one `fsync` serves everyone waiting). Readers take batches only from the durable part, read from
-/// disk (the backlog is never held in memory). Batches may be acknowledged in any order; the checkpoint
-/// is the start of the oldest unacknowledged batch, and segments wholly before it are deleted.
+/// The state is a plain value (``JournalState``) behind one lock; this class does the I/O between a
+/// transition's plan and its completion, through a ``JournalStorage``. Writers append to a buffer under
+/// the lock; a flush (one at a time) writes the buffer and `sync`s it, and every caller waiting for a
+/// record it covered returns (one `sync` serves everyone: group commit). Readers take batches only from
+/// the durable part, read from storage (the backlog is never held in memory). Batches may be acknowledged
+/// in any order; the checkpoint is the start of the oldest unacknowledged batch, and segments wholly
+/// before it are deleted.
 final class Journal: @unchecked Sendable {
+    let storage: any JournalStorage
     let durability: Durability
-    let directory: URL?
-    let store: SegmentStore
-    let maxBytes: Int
-    let segmentBytes: Int
-    let lock = NSLock()
-    private let syncLock = NSLock()
-    var lockDescriptor: Int32 = -1
-    var checkpointDescriptor: Int32 = -1
+    private let lock = NSLock()
+    private var state: JournalState
+    /// One flush at a time, one take at a time, one checkpoint write at a time.
+    private let flushLock = NSLock()
+    private let readLock = NSLock()
+    private let acknowledgeLock = NSLock()
 
-    // Guarded by `lock`.
-    var sizes: [UInt64: Int] = [:]
-    var order: [UInt64] = []
-    var active: UInt64 = 1
-    var buffer: [UInt8] = []
-    var bufferCount = 0
-    var totalBytes = 0
-    var durable = JournalPosition(segment: 1, offset: 0)
-    var appended = 0
-    var durableCount = 0
-    var taken = 0
-    var readCursor = JournalPosition(segment: 1, offset: 0)
-    var checkpoint = JournalPosition(segment: 1, offset: 0)
-    var inFlight: [JournalPosition: Int] = [:]
-    var pending = 0
-    var readableSince: ContinuousClock.Instant?
-    var closed = false
-    var intakeClosed = false
-    var readDamage: [String] = []
-    var nextSequence: UInt64 = 0
-    var acceptedCount = 0
+    init(storage: any JournalStorage, state: JournalState) {
+        self.storage = storage
+        self.durability = state.durability
+        self.state = state
+    }
 
-    /// The batched-mode buffer is written out when it reaches this size even between commits.
-    private static let bufferLimit = 256 * 1024
+    /// Runs `body` on the state under the lock (no I/O inside).
+    func withState<Result>(_ body: (inout JournalState) throws(TrackingError) -> Result) throws(TrackingError) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
+    }
 
-    init(directory: URL?, durability: Durability, maxBytes: Int, segmentBytes: Int) {
-        self.directory = directory
-        self.durability = durability
-        self.maxBytes = maxBytes
-        self.segmentBytes = segmentBytes
-        if durability == .memory || directory == nil {
-            store = MemorySegmentStore(capacity: segmentBytes)
-        } else {
-            store = FileSegmentStore(directory: directory!)
-        }
+    func withState<Result>(_ body: (inout JournalState) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
     }
 
     private var isMemory: Bool { durability == .memory }
-    private var isBatched: Bool { if case .batched = durability { true } else { false } }
 
     // MARK: Writing
 
-    /// Appends one record; returns the position just past it (for ``makeDurable(upTo:)``) and, when
-    /// `assigningSequence`, the sequence number written into the event's id (bytes 9..<17 of an
-    /// ``EventCodec`` payload), so numbering and appending share one lock.
-    func append(_ record: consuming [UInt8], assigningSequence: Bool) throws(TrackingError) -> (end: JournalPosition, sequence: UInt64) {
+    /// Appends one record; returns its serial (for ``makeDurable(upTo:)``) and, when
+    /// `assigningSequence`, the sequence number written into the event's id, so numbering and appending
+    /// share one lock. In batched mode a full buffer is written out here; a disk error then stays for
+    /// ``commit()`` and the next appends to report (the record itself is accepted and kept).
+    func append(_ record: consuming [UInt8], assigningSequence: Bool) throws(TrackingError) -> (serial: Int, sequence: UInt64) {
         var payload = record
-        lock.lock()
-        defer { lock.unlock() }
-        guard !intakeClosed else { throw .shutDown }
-        let size = payload.count + RecordFrame.headerSize
-        guard totalBytes + size <= maxBytes else { throw .queueFull }
-        var number: UInt64 = 0
-        if assigningSequence {
-            nextSequence += 1
-            number = nextSequence
-            for index in 0..<8 { payload[9 + index] = UInt8(truncatingIfNeeded: number >> UInt64(index * 8)) }
-            acceptedCount += 1
+        let (appended, due) = try withState { (state: inout JournalState) throws(TrackingError) in
+            (try state.append(&payload, assigningSequence: assigningSequence), state.flushDue && !state.isStrict)
         }
-        RecordFrame.append(payload, to: &buffer)
-        bufferCount += 1
-        totalBytes += size
-        pending += 1
-        if durability == .strict || buffer.count >= Self.bufferLimit { try writeBuffer() }
-        let end = JournalPosition(segment: active, offset: (sizes[active] ?? 0) + buffer.count)
-        if (sizes[active] ?? 0) >= segmentBytes { try rotate() }
-        return (end, number)
+        if due { _ = try? makeDurable(upTo: appended.serial) }
+        return appended
     }
 
-    /// Memory mode: what is buffered becomes readable at once (there is no disk to wait for).
-    private func publishMemory() throws(TrackingError) {
-        try writeBuffer()
-        durable = JournalPosition(segment: active, offset: sizes[active] ?? 0)
-        durableCount = appended
-        markReadable()
+    /// Writes what is buffered and `sync`s it (group commit); throws the disk's error. In memory it only
+    /// publishes the buffer to readers.
+    func commit() throws(TrackingError) {
+        try makeDurable(upTo: withState { $0.lastSerial })
     }
 
-    func writeBuffer() throws(TrackingError) {
-        guard !buffer.isEmpty else { return }
-        try store.append(active, buffer)
-        sizes[active, default: 0] += buffer.count
-        appended += bufferCount
-        buffer.removeAll(keepingCapacity: true)
-        bufferCount = 0
-    }
-
-    private func rotate() throws(TrackingError) {
-        if isMemory { try publishMemory() } else { try writeBuffer() }
-        active += 1
-        sizes[active] = 0
-        order.append(active)
-    }
-
-    private func markReadable() {
-        if readableSince == nil, durableCount > taken { readableSince = .now }
-    }
-
-    /// Writes the buffer and `fsync`s everything written so far (group commit). No-op in memory.
-    func commit() throws(TrackingError) { try makeDurable(upTo: nil) }
-
-    /// Returns once everything up to `end` is on disk, sharing one `fsync` with concurrent callers.
-    func makeDurable(upTo end: JournalPosition?) throws(TrackingError) {
-        guard !isMemory else {
-            lock.lock()
-            defer { lock.unlock() }
-            try publishMemory()
-            return
+    /// Returns once the record with `serial` (and every one before it) is durable, sharing one flush with
+    /// concurrent callers. Throws the disk's error when the flush that carried it failed: in strict mode
+    /// that record is then refused (not kept); in batched mode it stays buffered for the next commit.
+    func makeDurable(upTo serial: Int) throws(TrackingError) {
+        flushLock.lock()
+        defer { flushLock.unlock() }
+        if try withState({ (state: inout JournalState) throws(TrackingError) in try state.durability(of: serial) }) { return }
+        if let failure = flushLocked() {
+            _ = try withState { (state: inout JournalState) throws(TrackingError) in try state.durability(of: serial) }
+            throw failure
         }
-        syncLock.lock()
-        defer { syncLock.unlock() }
-        lock.lock()
-        if let end, end <= durable { lock.unlock(); return }
-        do { try writeBuffer() } catch { lock.unlock(); throw error }
-        let target = JournalPosition(segment: active, offset: sizes[active] ?? 0)
-        let targetCount = appended
-        if target <= durable { lock.unlock(); return }
-        let handles = store.syncHandles(order.filter { $0 >= durable.segment })
-        lock.unlock()
-        for handle in handles { _ = fsync(handle) }
-        lock.lock()
-        if durable < target {
-            durable = target
-            durableCount = max(durableCount, targetCount)
-            markReadable()
+    }
+
+    /// One flush: plan, I/O, completion. Called with `flushLock` held.
+    private func flushLocked() -> TrackingError? {
+        guard let plan = withState({ $0.planFlush() }) else { return nil }
+        var outcome = JournalState.FlushOutcome()
+        if let rollback = plan.rollback {
+            do { try storage.truncate(JournalState.fileName(rollback.segment), to: rollback.size) } catch {
+                outcome.rollbackFailed = error.trackingError
+            }
         }
-        lock.unlock()
+        let name = JournalState.fileName(plan.segment)
+        if !plan.bytes.isEmpty {
+            do {
+                let wrote = try storage.append(name, plan.bytes[...])
+                if wrote < plan.bytes.count {
+                    outcome.writeFailed = .journal("cannot write \(storage.location)/\(name): short write (\(wrote) of \(plan.bytes.count) bytes; the disk may be full)")
+                }
+            } catch {
+                outcome.writeFailed = error.trackingError
+            }
+            if outcome.writeFailed != nil {
+                // Back to the last whole record before anything else is written.
+                do { try storage.truncate(name, to: plan.base) } catch { outcome.writeRolledBack = false }
+            }
+        }
+        if outcome.writeFailed == nil {
+            for segment in plan.sync {
+                do {
+                    try storage.sync(JournalState.fileName(segment))
+                    outcome.synced.append(segment)
+                } catch {
+                    let durableSize = withState { state in state.segments.first { $0.number == segment }?.synced ?? 0 }
+                    let rolledBack = (try? storage.truncate(JournalState.fileName(segment), to: durableSize)) != nil
+                    outcome.syncFailed = (segment, error.trackingError, rolledBack)
+                    break
+                }
+            }
+        }
+        return withState { $0.flushCompleted(plan, outcome) }
     }
 
     // MARK: Reading
 
     /// The next batch, if one is due: a full batch is ready, or the oldest readable record has waited
-    /// `interval`, or `force`.
-    func take(maxCount: Int, maxBytes byteLimit: Int, interval: Duration, force: Bool) throws(TrackingError) -> JournalBatch? {
-        lock.lock()
-        defer { lock.unlock() }
-        if isMemory { try publishMemory() }
-        let readable = durableCount - taken
-        guard readable > 0 else { readableSince = nil; return nil }
-        if !force, readable < maxCount, let since = readableSince, since.duration(to: .now) < interval { return nil }
-        var position = readCursor
+    /// `interval`, or `force`. Damage met on the way is moved to quarantine and reported
+    /// (``damage``); the batch holds the records around it.
+    func take(maxCount: Int, maxBytes: Int, interval: Duration, force: Bool) throws(TrackingError) -> JournalBatch? {
+        readLock.lock()
+        defer { readLock.unlock() }
+        if isMemory { try commit() }
+        var start: JournalPosition?
         var payloads: [ArraySlice<UInt8>] = []
         var bytes = 0
-        reading: while payloads.count < maxCount {
-            let end: Int
-            if position.segment < durable.segment { end = sizes[position.segment] ?? 0 }
-            else if position.segment == durable.segment { end = durable.offset }
-            else { break }
-            if position.offset >= end {
-                guard position.segment < durable.segment, let next = order.first(where: { $0 > position.segment }) else { break }
-                position = JournalPosition(segment: next, offset: 0)
-                continue
+        // A batch may span segments: read on until it is full or nothing more is readable.
+        while payloads.count < maxCount, bytes < maxBytes {
+            guard let plan = withState({ $0.planTake(maxCount: maxCount - payloads.count, maxBytes: maxBytes - bytes, interval: interval,
+                                                     force: force || !payloads.isEmpty) }) else { break }
+            let chunk: JournalState.ReadChunk
+            do {
+                chunk = try read(plan, firstMayExceed: payloads.isEmpty)
+                if !chunk.damage.isEmpty { try quarantine(chunk.damage, of: plan.segment) }
+            } catch {
+                // What was read already is a batch: the reader has passed it, so it must go out.
+                if payloads.isEmpty { throw error }
+                break
             }
-            var chunk = try store.read(position.segment, offset: position.offset,
-                                       count: min(end - position.offset, byteLimit + 64 * 1024))
-            if case .incomplete = RecordFrame.scan(chunk, at: 0), chunk.count >= RecordFrame.headerSize,
-               chunk.count < end - position.offset {
-                let length = Int(RecordFrame.readUInt32(chunk, 0))
-                chunk = try store.read(position.segment, offset: position.offset, count: min(end - position.offset, length + 8))
+            let from = withState { $0.takeCompleted(plan, chunk: chunk) }
+            if chunk.records.isEmpty {
+                // Only padding or damage: read on, unless nothing was consumed (the next record does not fit).
+                if chunk.next > plan.offset { continue }
+                break
             }
-            var index = 0
-            while payloads.count < maxCount, index < chunk.count {
-                switch RecordFrame.scan(chunk, at: index) {
-                case .record(let payload, let next):
-                    if !payloads.isEmpty, bytes + payload.count > byteLimit { position.offset += index; break reading }
-                    payloads.append(payload)
-                    bytes += payload.count
-                    index = next
-                case .incomplete:
-                    if index == 0 {
-                        readDamage.append("segment \(position.segment): unreadable record at offset \(position.offset); rest of segment skipped")
-                        position.offset = end
-                        continue reading
-                    }
-                    position.offset += index
-                    continue reading
-                case .corrupt(let reason):
-                    readDamage.append("segment \(position.segment): \(reason) at offset \(position.offset + index); rest of segment skipped")
-                    position.offset = end
-                    continue reading
-                }
-            }
-            position.offset += index
+            if start == nil { start = from }
+            payloads += chunk.records.map(\.payload)
+            bytes += chunk.records.reduce(0) { $0 + $1.payload.count }
         }
-        guard !payloads.isEmpty else { return nil }
-        let batch = JournalBatch(start: readCursor, payloads: payloads)
-        inFlight[readCursor] = payloads.count
-        readCursor = position
-        taken += payloads.count
-        readableSince = durableCount > taken ? .now : nil
-        return batch
+        guard let start, !payloads.isEmpty else { return nil }
+        return withState { $0.batchTaken(start: start, payloads: payloads) }
     }
 
-    /// Forgets a delivered (or dead-lettered) batch; deletes segments wholly before the checkpoint.
-    func acknowledge(_ batch: JournalBatch) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let count = inFlight.removeValue(forKey: batch.start) else { return }
-        pending -= count
-        let newCheckpoint = inFlight.keys.min() ?? readCursor
-        guard newCheckpoint > checkpoint else { return }
-        checkpoint = newCheckpoint
-        writeCheckpoint()
-        while let first = order.first, first < checkpoint.segment {
-            order.removeFirst()
-            totalBytes -= sizes.removeValue(forKey: first) ?? 0
-            store.remove(first)
+    /// Copies damaged stretches met while reading to `quarantine.log` (durably) before the reader passes them.
+    private func quarantine(_ damage: [RecordFrame.BadStretch], of segment: UInt64) throws(TrackingError) {
+        var entries = [UInt8]()
+        let now = Date()
+        let name = JournalState.fileName(segment)
+        for stretch in damage {
+            let bytes = (try? storage.read(name, offset: stretch.offset, count: stretch.count)) ?? []
+            entries += JournalQuarantine.entry(file: name, offset: stretch.offset, bytes: bytes[...], reason: stretch.reason, at: now)
         }
+        try JournalQuarantine.add(entries, to: storage)
+    }
+
+    /// Reads and parses the records of one plan, up to its count and byte limits.
+    private func read(_ plan: JournalState.ReadPlan, firstMayExceed: Bool) throws(TrackingError) -> JournalState.ReadChunk {
+        let name = JournalState.fileName(plan.segment)
+        var wanted = min(plan.end - plan.offset, plan.maxBytes + 64 * 1024)
+        while true {
+            let bytes: [UInt8]
+            do { bytes = try storage.read(name, offset: plan.offset, count: wanted) } catch { throw error.trackingError }
+            let whole = wanted == plan.end - plan.offset
+            if let chunk = parse(bytes, plan: plan, whole: whole, firstMayExceed: firstMayExceed) { return chunk }
+            // Damage, or a record longer than the chunk: read everything up to the durable end.
+            wanted = plan.end - plan.offset
+        }
+    }
+
+    /// The records of `bytes` (which start at the plan's offset), or nil when more must be read first:
+    /// a partial chunk that ends inside damage or holds not even one whole record.
+    /// `firstMayExceed`: the first record is taken even when it alone is over the byte limit (a batch
+    /// holds at least one record).
+    private func parse(_ bytes: [UInt8], plan: JournalState.ReadPlan, whole: Bool, firstMayExceed: Bool) -> JournalState.ReadChunk? {
+        var records: [(offset: Int, payload: ArraySlice<UInt8>)] = []
+        var damage: [RecordFrame.BadStretch] = []
+        var total = 0
+        var index = 0
+        if whole, bytes.count < plan.end - plan.offset {
+            // The file is shorter than what was written and synced: the missing bytes are damage too.
+            damage.append(RecordFrame.BadStretch(offset: plan.offset + bytes.count, count: plan.end - plan.offset - bytes.count,
+                                                 reason: "the file is shorter than what was written", atEnd: true))
+        }
+        reading: while index < bytes.count, records.count < plan.maxCount {
+            switch RecordFrame.frame(in: bytes, at: index, base: plan.offset, segment: plan.segment, format: plan.format) {
+            case .record(let payload, let next):
+                if payload.first == RecordFrame.paddingMark { index = next; continue }
+                if !records.isEmpty || !firstMayExceed, total + payload.count > plan.maxBytes { break reading }
+                records.append((plan.offset + index, payload))
+                total += payload.count
+                index = next
+            case .incomplete where !whole:
+                if records.isEmpty, firstMayExceed { return nil }
+                break reading
+            case .incomplete, .invalid:
+                guard whole else { return nil }
+                let found = RecordFrame.scan(Array(bytes[index...]), base: plan.offset + index, segment: plan.segment,
+                                             from: plan.offset + index, format: plan.format) { _, _ in }
+                guard let stretch = found.first else { break reading }
+                damage.insert(stretch, at: 0)
+                index = stretch.offset + stretch.count - plan.offset
+            }
+        }
+        damage.sort { $0.offset < $1.offset }
+        let next = index >= bytes.count && whole ? plan.end : plan.offset + index
+        return JournalState.ReadChunk(records: records, damage: damage, next: next)
+    }
+
+    /// Forgets a delivered (or dead-lettered) batch: records the new checkpoint, then deletes the
+    /// segments wholly before it. Returns the disk's error, if writing the checkpoint or deleting failed
+    /// (the batch is forgotten all the same; the next acknowledgement tries again).
+    @discardableResult
+    func acknowledge(_ batch: JournalBatch) -> TrackingError? {
+        acknowledgeLock.lock()
+        defer { acknowledgeLock.unlock() }
+        guard let plan = withState({ $0.acknowledge(batch) }) else { return nil }
+        do {
+            try storage.replace(CheckpointFile.name, with: CheckpointFile.encode(plan.checkpoint), durable: false)
+        } catch {
+            return error.trackingError
+        }
+        var removed: [UInt64] = []
+        var failure: TrackingError?
+        for number in plan.remove {
+            do { try storage.remove(JournalState.fileName(number)) } catch { failure = error.trackingError; break }
+            removed.append(number)
+        }
+        withState { $0.removed(removed) }
+        return failure
     }
 
     // MARK: State
 
-    /// Events accepted and not yet acknowledged.
-    var pendingCount: Int { lock.lock(); defer { lock.unlock() }; return pending }
+    /// Events accepted and not yet acknowledged (nor lost to damage, nor refused).
+    var pendingCount: Int { withState { $0.pending } }
     /// Bytes of the segment files plus the buffer.
-    var bytes: Int { lock.lock(); defer { lock.unlock() }; return totalBytes }
+    var bytes: Int { withState { $0.totalBytes } }
     /// Records not yet taken for delivery (durable or not).
-    var untakenCount: Int { lock.lock(); defer { lock.unlock() }; return appended + bufferCount - taken }
+    var untakenCount: Int { withState { $0.untaken } }
     /// Batches out for delivery.
-    var inFlightCount: Int { lock.lock(); defer { lock.unlock() }; return inFlight.count }
+    var inFlightCount: Int { withState { $0.inFlight.count } }
+    /// The checkpoint as the journal holds it.
+    var checkpoint: JournalPosition { withState { $0.checkpoint } }
+    /// The last disk error, until a flush succeeds.
+    var diskError: TrackingError? { withState { $0.diskError } }
+    /// Damage met while reading (not at open).
+    var damage: [JournalRecoveryReport.Damage] { withState { $0.damage } }
 
-    /// Writes the buffer, syncs, records the checkpoint, closes the files and releases the directory.
-    func close() {
-        try? commit()
-        lock.lock()
-        defer { lock.unlock() }
-        guard !closed else { return }
-        closed = true
-        intakeClosed = true
-        writeCheckpoint()
-        store.close()
-        if checkpointDescriptor >= 0 { closeDescriptor(checkpointDescriptor); checkpointDescriptor = -1 }
-        if lockDescriptor >= 0 { closeDescriptor(lockDescriptor); lockDescriptor = -1 }
+    /// Writes the buffer, syncs, closes the storage (releasing its lock). Returns the disk's error, if the
+    /// last flush failed (what it held stays unwritten: in batched mode, those events are lost with the
+    /// process, and the error says so).
+    @discardableResult
+    func close() -> TrackingError? {
+        let failure: TrackingError?
+        do { try commit(); failure = nil } catch { failure = error }
+        let first = withState { state -> Bool in
+            defer { state.closed = true; state.intakeClosed = true }
+            return !state.closed
+        }
+        if first { storage.close() }
+        return failure
     }
 
     /// Stops accepting appends (reads and acknowledgements go on).
     func closeIntake() {
-        lock.lock()
-        intakeClosed = true
-        lock.unlock()
+        withState { $0.intakeClosed = true }
     }
 }

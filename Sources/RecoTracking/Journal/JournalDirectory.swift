@@ -1,7 +1,11 @@
 import Foundation
 
-/// A tracker's journal directory seen from outside a tracker: what it holds, and re-queueing dead
-/// letters. It takes the directory's lock, so it fails while a tracker (or `recokit relay`) uses it.
+/// A tracker's journal directory seen from outside a tracker: what it holds, repairing it, and
+/// re-queueing dead letters.
+///
+/// ``inspect(_:)`` only reads: it creates, changes and deletes nothing, and it fails while a tracker (or
+/// `recokit relay`) has the directory open. ``repair(_:)`` and ``requeue(_:)`` change the directory and
+/// need it to themselves.
 ///
 /// ```swift
 /// let contents = try JournalDirectory.inspect(URL(fileURLWithPath: "/var/lib/shop/tracking"))
@@ -14,34 +18,64 @@ public enum JournalDirectory {
         public var pending: Int
         /// Events refused, with reasons.
         public var deadLetters: [DeadLetter]
-        /// What reading the journal found.
+        /// What reading the journal found (damage, a checkpoint that could not be used).
         public var recovery: JournalRecoveryReport
         /// Bytes of segment files.
         public var journalBytes: Int
+        /// Unreadable stretches of the dead letters' file.
+        public var deadLetterDamage: [String]
     }
 
-    /// Reads the directory (cutting off torn tails, as a tracker would on start).
+    /// Reads the directory without changing it: damage is reported, not repaired.
+    /// - Throws: ``TrackingError`` when the directory does not exist, is not a journal (it holds no
+    ///   segment, checkpoint, dead-letter or quarantine file), or is in use by a tracker.
     public static func inspect(_ directory: URL) throws(TrackingError) -> Contents {
-        let (journal, report) = try Journal.open(directory: directory, durability: .strict, maxBytes: .max, segmentBytes: 8 << 20)
-        defer { journal.close() }
-        let store = try DeadLetterStore(directory: directory, durable: true)
-        defer { store.close() }
-        return Contents(pending: journal.pendingCount, deadLetters: try store.list().map(\.letter), recovery: report,
-                        journalBytes: journal.bytes)
+        try open(directory, mode: .readOnly)
+    }
+
+    /// Opens the directory as a tracker would and repairs what it finds: damaged stretches are moved to
+    /// `quarantine.log` and cut off (a torn tail) or covered (so the records after them are delivered),
+    /// and delivered segments are deleted. Returns what it found, as ``inspect(_:)`` would have.
+    @discardableResult
+    public static func repair(_ directory: URL) throws(TrackingError) -> Contents {
+        try open(directory, mode: .repair)
     }
 
     /// Moves every dead letter back to pending (same ids); returns how many. A crash in between can
     /// leave a letter both pending and dead (delivered twice at worst), never neither.
     @discardableResult
     public static func requeue(_ directory: URL) throws(TrackingError) -> Int {
-        let (journal, _) = try Journal.open(directory: directory, durability: .strict, maxBytes: .max, segmentBytes: 8 << 20)
+        let storage = try journalStorage(directory)
+        let (journal, _) = try Journal.open(storage: storage, durability: .strict, maxBytes: .max, segmentBytes: 8 << 20)
         defer { journal.close() }
-        let store = try DeadLetterStore(directory: directory, durable: true)
-        defer { store.close() }
+        let store = DeadLetterStore(storage: storage, durable: true)
         let letters = try store.list()
         for letter in letters { _ = try journal.append(letter.payload, assigningSequence: false) }
         try journal.commit()
         try store.removeAll()
         return letters.count
+    }
+
+    private static func open(_ directory: URL, mode: Journal.OpenMode) throws(TrackingError) -> Contents {
+        let storage = try journalStorage(directory)
+        let (journal, report) = try Journal.open(storage: storage, durability: .strict, maxBytes: .max, segmentBytes: 8 << 20, mode: mode)
+        defer { journal.close() }
+        let store = DeadLetterStore(storage: storage, durable: true)
+        let letters = try store.list().map(\.letter)
+        return Contents(pending: report.pendingEvents, deadLetters: letters, recovery: report,
+                        journalBytes: journal.withState { $0.segments.reduce(0) { $0 + $1.size } }, deadLetterDamage: store.damage)
+    }
+
+    /// The storage of a directory that exists and holds a journal.
+    private static func journalStorage(_ directory: URL) throws(TrackingError) -> FileJournalStorage {
+        let storage = FileJournalStorage(directory: directory)
+        guard storage.exists() else { throw .journal("no journal at \(directory.path): no such directory") }
+        let names: [String]
+        do { names = try storage.list() } catch { throw error.trackingError }
+        let known = [CheckpointFile.name, DeadLetterStore.fileName, JournalQuarantine.fileName]
+        guard names.contains(where: { JournalState.segmentNumber($0) != nil || known.contains($0) }) else {
+            throw .journal("\(directory.path) is not a journal: it holds no segment, checkpoint, dead-letter or quarantine file")
+        }
+        return storage
     }
 }

@@ -1,28 +1,58 @@
 /// What opening a journal found: how many events were pending, and every torn or corrupt stretch that
 /// was skipped (never silently).
 public struct JournalRecoveryReport: Sendable, Hashable, CustomStringConvertible {
-    /// A stretch of a segment file that could not be read back and was cut off.
+    /// A stretch of a segment file that could not be read back. When the journal was opened by a tracker
+    /// (or repaired), its bytes were copied to `quarantine.log` in the journal's directory before they
+    /// were cut off or covered; a read-only inspection only reports it.
     public struct Damage: Sendable, Hashable, CustomStringConvertible {
         /// The segment file.
         public var file: String
         /// Where the first unreadable byte is.
         public var offset: Int
-        /// How many bytes were cut off from there to the end of the file.
+        /// How many bytes from there hold no readable record.
         public var bytesSkipped: Int
-        /// Torn (a record that runs past the end: an interrupted write) or corrupt (a checksum mismatch).
+        /// Torn (a record that runs past the end: an interrupted write) or corrupt (a checksum mismatch…).
         public var reason: String
+        /// How many accepted events the damage cost, where the journal can tell (it counts the records it
+        /// wrote to each segment, and the records a segment held when it was last opened).
+        public var lostEvents: Int?
 
-        public var description: String { "\(file): skipped \(bytesSkipped) bytes from offset \(offset) (\(reason))" }
+        /// A damage entry.
+        public init(file: String, offset: Int, bytesSkipped: Int, reason: String, lostEvents: Int? = nil) {
+            self.file = file
+            self.offset = offset
+            self.bytesSkipped = bytesSkipped
+            self.reason = reason
+            self.lostEvents = lostEvents
+        }
+
+        /// The bytes it covers in ``file``.
+        public var byteRange: Range<Int> { offset..<(offset + bytesSkipped) }
+
+        public var description: String {
+            var text = "\(file): \(bytesSkipped) bytes from offset \(offset) unreadable (\(reason))"
+            if let lostEvents { text += "; \(lostEvents) events lost" }
+            return text
+        }
     }
 
     /// Events in the journal waiting for delivery.
     public var pendingEvents: Int = 0
     /// Segment files found.
     public var segments: Int = 0
-    /// Damage found and cut off.
+    /// Damage found.
     public var damage: [Damage] = []
-    /// A note when the delivery checkpoint was unreadable (delivery restarts at the oldest segment: duplicates, never loss).
+    /// A note when the delivery checkpoint was unreadable or named a place the journal does not hold
+    /// (delivery restarts at the oldest segment: duplicates, never loss).
     public var checkpointNote: String?
+
+    /// A report.
+    public init(pendingEvents: Int = 0, segments: Int = 0, damage: [Damage] = [], checkpointNote: String? = nil) {
+        self.pendingEvents = pendingEvents
+        self.segments = segments
+        self.damage = damage
+        self.checkpointNote = checkpointNote
+    }
 
     public var description: String {
         var lines = ["\(pendingEvents) pending events in \(segments) segments"]

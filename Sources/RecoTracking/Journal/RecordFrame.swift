@@ -1,40 +1,203 @@
-/// The on-disk frame of one journal record: a 4-byte little-endian payload length, a 4-byte
-/// little-endian CRC-32 of the payload, then the payload.
+/// The on-disk form of journal records, versioned.
 ///
-/// A frame whose length runs past the end of the file is a torn write; one whose checksum does not
-/// match is corrupt. Recovery keeps every frame before the first bad one and reports the rest.
+/// **Version 2** (written since the journal's storage seam): a segment starts with a 16-byte header,
+/// `RKJOURNL`, the format version (4 bytes, little endian) and a CRC-32 of those 12 bytes. Each record
+/// is a 12-byte frame header and its payload:
+///
+/// | bytes | what |
+/// |---|---|
+/// | 0–1 | `R` `K`, the frame mark |
+/// | 2 | 2, the frame version |
+/// | 3 | the low byte of the CRC-32 of (segment number, offset, length): a cheap check of the header |
+/// | 4–7 | payload length, little endian |
+/// | 8–11 | CRC-32 of (segment number as 8 bytes, offset as 8 bytes, length as 4 bytes, payload) |
+///
+/// The checksum covers where the record stands, so a frame is valid only at its own place: after
+/// damage, a scan that looks for the next valid frame (``scan(_:segment:from:format:)``) cannot take
+/// bytes inside another record's payload, or a copy from elsewhere, for a record.
+///
+/// **Version 1** (journals written before): no segment header; a frame is the payload length and the
+/// CRC-32 of the payload (4 bytes each, little endian). Such segments are still read.
 enum RecordFrame {
-    static let headerSize = 8
-    /// Larger lengths are treated as corruption rather than attempted.
-    static let maximumPayload = 16 * 1024 * 1024
+    enum Format: Sendable, Equatable { case version1, version2 }
 
-    static func append(_ payload: [UInt8], to output: inout [UInt8]) {
+    static let segmentMagic: [UInt8] = Array("RKJOURNL".utf8)
+    static let segmentHeaderSize = 16
+    static let formatVersion: UInt32 = 2
+    static let headerSize = 12
+    static let legacyHeaderSize = 8
+    /// Larger lengths are damage, not records (an event is a few hundred bytes).
+    static let maximumPayload = 4 * 1024 * 1024
+
+    /// The 16 bytes a version-2 segment starts with.
+    static var segmentHeader: [UInt8] {
+        var bytes = segmentMagic
+        putUInt32(formatVersion, &bytes)
+        putUInt32(CRC32.checksum(bytes), &bytes)
+        return bytes
+    }
+
+    /// Appends the frame of `payload`, to stand at `offset` of `segment`, to `output`.
+    static func append(_ payload: some Collection<UInt8>, segment: UInt64, offset: Int, to output: inout [UInt8]) {
         let length = UInt32(payload.count)
-        let crc = CRC32.checksum(payload)
-        for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
-        for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8(truncatingIfNeeded: crc >> UInt32(shift))) }
+        let place = placeChecksum(segment: segment, offset: offset, length: length)
+        output.append(0x52)
+        output.append(0x4B)
+        output.append(2)
+        output.append(UInt8(truncatingIfNeeded: place))
+        putUInt32(length, &output)
+        let crc = payload.withContiguousStorageIfAvailable { CRC32.checksum($0, continuing: place) }
+            ?? CRC32.checksum(Array(payload), continuing: place)
+        putUInt32(crc, &output)
         output.append(contentsOf: payload)
     }
 
-    /// What a scan of bytes found at one offset.
-    enum Scan {
-        case record(payload: ArraySlice<UInt8>, next: Int)
-        case incomplete
-        case corrupt(String)
+    /// A version-1 frame, as journals wrote before version 2 (for tests that make old journals).
+    static func appendLegacy(_ payload: [UInt8], to output: inout [UInt8]) {
+        putUInt32(UInt32(payload.count), &output)
+        putUInt32(CRC32.checksum(payload), &output)
+        output.append(contentsOf: payload)
     }
 
-    static func scan(_ bytes: [UInt8], at offset: Int) -> Scan {
-        guard offset + headerSize <= bytes.count else { return .incomplete }
-        let length = Int(readUInt32(bytes, offset))
-        let crc = readUInt32(bytes, offset + 4)
-        guard length <= maximumPayload else { return .corrupt("record length \(length) is impossible") }
-        guard offset + headerSize + length <= bytes.count else { return .incomplete }
-        let payload = bytes[(offset + headerSize)..<(offset + headerSize + length)]
-        guard CRC32.checksum(payload) == crc else { return .corrupt("checksum mismatch") }
-        return .record(payload: payload, next: offset + headerSize + length)
+    /// The format of a segment and the offset of its first record: version 2 when it has the header, or
+    /// (the header damaged) nearly its mark or any valid version-2 frame; version 1 otherwise. A version-1
+    /// segment cannot hold a valid version-2 frame by chance: the frame's checksum covers its place.
+    static func format(of bytes: [UInt8], segment: UInt64) -> (format: Format, start: Int, headerDamaged: Bool) {
+        if bytes.count >= segmentHeaderSize, bytes[0..<12].elementsEqual(segmentHeader[0..<12]),
+           readUInt32(bytes, 12) == CRC32.checksum(bytes[0..<12]) {
+            return (.version2, segmentHeaderSize, false)
+        }
+        // A header cut short as the segment was created: a segment with no records.
+        if bytes.count < segmentHeaderSize, !bytes.isEmpty, segmentHeader.starts(with: bytes) { return (.version2, bytes.count, false) }
+        guard bytes.count >= segmentHeaderSize else { return (.version1, 0, false) }
+        let markDifferences = zip(bytes[0..<8], segmentMagic).filter { $0 != $1 }.count
+        if markDifferences <= 2 { return (.version2, segmentHeaderSize, true) }
+        var offset = segmentHeaderSize
+        while offset + headerSize < bytes.count {
+            if bytes[offset] == 0x52, bytes[offset + 1] == 0x4B, bytes[offset + 2] == 2,
+               case .record = frame(in: bytes, at: offset, segment: segment, format: .version2) {
+                return (.version2, segmentHeaderSize, true)
+            }
+            offset += 1
+        }
+        return (.version1, 0, false)
+    }
+
+    /// What is at one offset.
+    enum Frame {
+        case record(payload: ArraySlice<UInt8>, next: Int)
+        /// A frame whose header is plausible but runs past the end of the bytes.
+        case incomplete
+        case invalid(String)
+    }
+
+    /// The frame at `offset` of `bytes`, whose first byte stands at `base` in the segment.
+    static func frame(in bytes: [UInt8], at offset: Int, base: Int = 0, segment: UInt64, format: Format) -> Frame {
+        switch format {
+        case .version2:
+            guard offset + headerSize <= bytes.count else {
+                return bytes.count - offset >= 2 && (bytes[offset] != 0x52 || bytes[offset + 1] != 0x4B)
+                    ? .invalid("no record mark") : .incomplete
+            }
+            guard bytes[offset] == 0x52, bytes[offset + 1] == 0x4B, bytes[offset + 2] == 2 else { return .invalid("no record mark") }
+            let length = readUInt32(bytes, offset + 4)
+            let place = placeChecksum(segment: segment, offset: base + offset, length: length)
+            guard bytes[offset + 3] == UInt8(truncatingIfNeeded: place) else { return .invalid("record header check mismatch") }
+            guard length > 0, Int(length) <= maximumPayload else { return .invalid("record length \(length) is impossible") }
+            let end = offset + headerSize + Int(length)
+            guard end <= bytes.count else { return .incomplete }
+            let payload = bytes[(offset + headerSize)..<end]
+            guard CRC32.checksum(payload, continuing: place) == readUInt32(bytes, offset + 8) else {
+                return .invalid("checksum mismatch")
+            }
+            return .record(payload: payload, next: end)
+        case .version1:
+            guard offset + legacyHeaderSize <= bytes.count else { return .incomplete }
+            let length = Int(readUInt32(bytes, offset))
+            guard length > 0, length <= maximumPayload else { return .invalid("record length \(length) is impossible") }
+            let end = offset + legacyHeaderSize + length
+            guard end <= bytes.count else { return .incomplete }
+            let payload = bytes[(offset + legacyHeaderSize)..<end]
+            guard CRC32.checksum(payload) == readUInt32(bytes, offset + 4) else { return .invalid("checksum mismatch") }
+            return .record(payload: payload, next: end)
+        }
+    }
+
+    /// A stretch of bytes that holds no valid record.
+    struct BadStretch: Sendable, Equatable {
+        var offset: Int
+        var count: Int
+        var reason: String
+        /// Whether it runs to the end of the bytes scanned (an interrupted write, or damage there).
+        var atEnd: Bool
+    }
+
+    /// Every record from `from` on, and every stretch between them that holds none: after a bad frame
+    /// the scan moves on byte by byte to the next valid frame (resynchronisation), so damage costs only
+    /// the records it touched.
+    ///
+    /// `bytes` start at `base` in the segment; offsets given to `record` and in the stretches are the
+    /// segment's. Padding records (a payload whose first byte is 0, written where repair covered damage)
+    /// are skipped.
+    static func scan(_ bytes: [UInt8], base: Int = 0, segment: UInt64, from: Int, format: Format,
+                     record: (_ offset: Int, _ payload: ArraySlice<UInt8>) -> Void) -> [BadStretch] {
+        var stretches: [BadStretch] = []
+        var index = from - base
+        while index < bytes.count {
+            let found = frame(in: bytes, at: index, base: base, segment: segment, format: format)
+            if case .record(let payload, let next) = found {
+                if payload.first != paddingMark { record(base + index, payload) }
+                index = next
+                continue
+            }
+            var reason = "a record runs past the end"
+            if case .invalid(let why) = found { reason = why }
+            var next = index + 1
+            while next < bytes.count {
+                if case .record = frame(in: bytes, at: next, base: base, segment: segment, format: format) { break }
+                next += 1
+            }
+            stretches.append(BadStretch(offset: base + index, count: next - index, reason: reason, atEnd: next >= bytes.count))
+            index = next
+        }
+        return stretches
+    }
+
+    /// The first payload byte of a padding record (an event record starts with its codec version, 1 or more).
+    static let paddingMark: UInt8 = 0
+
+    /// A record of exactly `count` bytes (at least ``headerSize`` + 1) that holds nothing: what repair
+    /// writes over a damaged stretch so that every other record keeps its offset.
+    static func padding(count: Int, segment: UInt64, offset: Int, format: Format) -> [UInt8] {
+        var bytes = [UInt8]()
+        let payload = [UInt8](repeating: paddingMark, count: count - (format == .version2 ? headerSize : legacyHeaderSize))
+        if format == .version2 { append(payload, segment: segment, offset: offset, to: &bytes) } else { appendLegacy(payload, to: &bytes) }
+        return bytes
+    }
+
+    /// The checksum of where a record stands, seeding its payload's checksum.
+    static func placeChecksum(segment: UInt64, offset: Int, length: UInt32) -> UInt32 {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(20)
+        putUInt64(segment, &bytes)
+        putUInt64(UInt64(offset), &bytes)
+        putUInt32(length, &bytes)
+        return CRC32.checksum(bytes)
     }
 
     static func readUInt32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
         UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
+    }
+
+    static func readUInt64(_ bytes: [UInt8], _ offset: Int) -> UInt64 {
+        UInt64(readUInt32(bytes, offset)) | UInt64(readUInt32(bytes, offset + 4)) << 32
+    }
+
+    static func putUInt32(_ value: UInt32, _ output: inout [UInt8]) {
+        for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+    }
+
+    static func putUInt64(_ value: UInt64, _ output: inout [UInt8]) {
+        for shift in stride(from: 0, to: 64, by: 8) { output.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
     }
 }

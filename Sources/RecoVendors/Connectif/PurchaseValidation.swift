@@ -21,8 +21,13 @@ extension Purchase {
         if products.isEmpty {
             found.append(.missingField("products"))
         } else {
-            let units = products.reduce(0) { $0 + $1.quantity }
-            if totalQuantity != units {
+            // Added with overflow reported: quantities come from outside and may be as large as an Int.
+            var units = 0
+            var overflow = false
+            for product in products where !overflow { (units, overflow) = units.addingReportingOverflow(product.quantity) }
+            if overflow {
+                found.append(.invalidField("totalQuantity", "the products' quantities add up to more than \(Int.max), got \(totalQuantity)"))
+            } else if totalQuantity != units {
                 found.append(.invalidField("totalQuantity", "must equal the sum of the products' quantities (\(units)), got \(totalQuantity)"))
             }
         }

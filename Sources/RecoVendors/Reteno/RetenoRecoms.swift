@@ -12,6 +12,10 @@ import Foundation
 /// product is left, no widget is returned and the report holds an
 /// ``DecodingNotice/Kind/emptyWidget`` notice.
 ///
+/// At most ``ReplyLimits/productsPerWidget`` products are kept (and at most
+/// ``ReplyLimits/productsPerReply``); the rest are left out with a ``DecodingNotice/Kind/limitReached``
+/// notice at the path of the first one left out.
+///
 /// The server applies the request's `fields`; to decode into your model, with field selection and
 /// filters applied locally as well, use ``Recommendations/decoded(as:fields:filters:)``:
 ///
@@ -24,18 +28,18 @@ public enum RetenoRecoms {
     /// Decodes the reply's bytes.
     /// - Throws: ``PayloadError``: invalid JSON (with line and column), a missing `recoms` key, or
     ///   `recoms` that is not an array.
-    public static func decode(_ data: Data, variantId: RetenoVariantId, title: String = "") throws(PayloadError) -> Recommendations<RawProduct> {
-        try decode(JSONValue(parsing: data), variantId: variantId, title: title)
+    public static func decode(_ data: Data, variantId: RetenoVariantId, title: String = "", limits: ReplyLimits = .default) throws(PayloadError) -> Recommendations<RawProduct> {
+        try decode(JSONValue(parsing: data), variantId: variantId, title: title, limits: limits)
     }
 
     /// Decodes an already parsed reply.
     /// - Throws: ``PayloadError``: a missing `recoms` key, or `recoms` that is not an array.
-    public static func decode(_ json: JSONValue, variantId: RetenoVariantId, title: String = "") throws(PayloadError) -> Recommendations<RawProduct> {
-        try decode(json, instanceId: variantId.description, title: title)
+    public static func decode(_ json: JSONValue, variantId: RetenoVariantId, title: String = "", limits: ReplyLimits = .default) throws(PayloadError) -> Recommendations<RawProduct> {
+        try decode(json, instanceId: variantId.description, title: title, limits: limits)
     }
 
     /// Decodes a reply whose widget gets `instanceId` (a variant id, or a placeholder when it is unknown).
-    static func decode(_ json: JSONValue, instanceId id: String, title: String) throws(PayloadError) -> Recommendations<RawProduct> {
+    static func decode(_ json: JSONValue, instanceId id: String, title: String, limits: ReplyLimits = .default) throws(PayloadError) -> Recommendations<RawProduct> {
         guard case .object(let members) = json else {
             throw .typeMismatch(expected: "an object with a \"recoms\" array (a Reteno recommendations reply)", found: json, at: .root)
         }
@@ -45,12 +49,15 @@ public enum RetenoRecoms {
             throw .typeMismatch(expected: "an array of products", found: recoms, at: recomsPath)
         }
         var products: [(RawProduct, JSONPath)] = []
-        products.reserveCapacity(elements.count)
+        var budget = ProductBudget(limits)
+        products.reserveCapacity(min(elements.count, budget.widgetCapacity))
         var report = DecodingReport()
         for (index, element) in elements.enumerated() {
             let path = recomsPath.appending(index: index)
+            guard budget.admits(products.count, at: path, of: id, report: &report) else { break }
             do {
                 products.append((try RawProduct(element, at: .root), path))
+                budget.take()
             } catch {
                 report.failures.append(ProductFailure(index: index, productId: element["productId"]?.scalarText, instanceId: id, productPath: path, error: error))
             }

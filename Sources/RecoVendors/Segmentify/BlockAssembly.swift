@@ -3,10 +3,20 @@
 /// up to a running deficit, so a short source's share carries over; elimination of products already in
 /// the block or shown by an earlier block, except for the LAST_VISITED / EVENT_DATA sources.
 ///
+/// Products past ``ReplyLimits/productsPerWidget`` or ``ReplyLimits/productsPerReply`` are left out
+/// with a notice. Counts are at most ``ReplyLimits/itemCount`` each, and the running deficit is added
+/// with saturation, so no count a vendor sends can overflow.
+///
 /// One value lives for one reply: it remembers which products earlier blocks showed.
-struct BlockAssembly: Sendable {
+struct BlockAssembly {
     /// productIds shown by the blocks assembled so far (exempt sources and static items excepted).
     private(set) var shown: Set<String> = []
+    /// The products kept so far against the reply's limits.
+    private var budget: ProductBudget
+
+    init(limits: ReplyLimits = .default) {
+        budget = ProductBudget(limits)
+    }
 
     /// The products of `block` in order, with their paths; failures and eliminations go to `report`.
     mutating func assemble(_ block: SegmentifyBlock, report: inout DecodingReport) -> [(RawProduct, JSONPath)] {
@@ -16,6 +26,7 @@ struct BlockAssembly: Sendable {
         if let list = block.staticProducts {
             for (index, element) in list.elements.enumerated() {
                 let path = list.path.appending(index: index)
+                guard budget.admits(products.count, at: path, of: block.instanceId, report: &report) else { return products }
                 guard let product = Self.product(element, index: index, at: path, of: block, report: &report) else { continue }
                 if inBlock.contains(product.productId) {
                     report.notices.append(DecodingNotice(.duplicateEliminated, at: path, "static item \(product.productId) of \(block.instanceId) is already in the block"))
@@ -23,6 +34,7 @@ struct BlockAssembly: Sendable {
                 }
                 inBlock.insert(product.productId)
                 products.append((product, path))
+                budget.take()
             }
         }
 
@@ -30,11 +42,12 @@ struct BlockAssembly: Sendable {
         var deficit = 0
         for source in block.sources {
             guard source.item.itemCount > 0, let list = source.list else { continue }
-            deficit += source.item.itemCount
+            deficit = Self.saturatingSum(deficit, source.item.itemCount)
             let exempt = source.item.isExempt
             for (index, element) in list.elements.enumerated() {
                 guard deficit > 0 else { break }
                 let path = list.path.appending(index: index)
+                guard budget.admits(products.count, at: path, of: block.instanceId, report: &report) else { return products }
                 guard let product = Self.product(element, index: index, at: path, of: block, report: &report) else { continue }
                 let id = product.productId
                 if eliminates {
@@ -50,10 +63,17 @@ struct BlockAssembly: Sendable {
                 inBlock.insert(id)
                 if !exempt { shown.insert(id) }
                 products.append((product, path))
+                budget.take()
                 deficit -= 1
             }
         }
         return products
+    }
+
+    /// `a + b`, or `Int.max` when that would overflow.
+    private static func saturatingSum(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : sum
     }
 
     private static func product(_ element: JSONValue, index: Int, at path: JSONPath, of block: SegmentifyBlock, report: inout DecodingReport) -> RawProduct? {

@@ -34,7 +34,7 @@ struct SegmentifyBlock: Sendable {
     /// Reads the `params` of the item at `path`.
     /// - Throws: ``PayloadError`` with the JSON path for a missing `instanceId` or `actionId`, a value of
     ///   the wrong type, or invalid JSON inside `dynamicItems`, `staticItems` or `notificationTitleMap`.
-    init(item path: JSONPath, params: JSONValue?, language: String?) throws(PayloadError) {
+    init(item path: JSONPath, params: JSONValue?, language: String?, limits: ReplyLimits = .default) throws(PayloadError) {
         let paramsPath = path.appending(key: "params")
         guard let params else { throw .missingKey("params", at: path) }
         guard case .object(let members) = params else { throw .typeMismatch(expected: "an object", found: params, at: paramsPath) }
@@ -60,7 +60,7 @@ struct SegmentifyBlock: Sendable {
             guard case .array(let entries) = list else { throw .typeMismatch(expected: "an array of dynamic items", found: list, at: listPath) }
             items.reserveCapacity(entries.count)
             for (index, entry) in entries.enumerated() {
-                items.append(try SegmentifyDynamicItem(entry, at: listPath.appending(index: index)))
+                items.append(try SegmentifyDynamicItem(entry, at: listPath.appending(index: index), limits: limits))
             }
         }
         // staticItems: checked, not needed; the static products themselves come in recommendedProducts.
@@ -107,9 +107,23 @@ struct SegmentifyBlock: Sendable {
         for source in sources where source.item.itemCount > 0 && source.list == nil {
             notices.append(DecodingNotice(.skippedSource, at: source.item.path, "\(instanceId) has no products for \"\(source.item.key)\"; the source is skipped"))
         }
-        for source in sources where source.item.itemCountUnreadable {
-            notices.append(DecodingNotice(.skippedSource, at: source.item.path.appending(key: "itemCount"), "\(instanceId) has an itemCount for \"\(source.item.key)\" that is not a whole number; the source is skipped"))
+        for source in sources {
+            let countPath = source.item.path.appending(key: "itemCount")
+            switch source.item.itemCountNote {
+            case nil: break
+            case .unreadable?:
+                notices.append(DecodingNotice(.skippedSource, at: countPath, "\(instanceId) has an itemCount for \"\(source.item.key)\" that is not a whole number; the source is skipped"))
+            case .negative(let text)?:
+                notices.append(DecodingNotice(.skippedSource, at: countPath, "\(instanceId) has a negative itemCount (\(Self.excerpt(text))) for \"\(source.item.key)\"; the source is skipped"))
+            case .clamped(let text)?:
+                notices.append(DecodingNotice(.limitReached, at: countPath, "\(instanceId) asks for \(Self.excerpt(text)) products from \"\(source.item.key)\"; taken as the limit, \(limits.itemCount) (ReplyLimits.itemCount)"))
+            }
         }
+    }
+
+    /// A vendor's number as text, cut to 40 characters so a notice stays short.
+    private static func excerpt(_ text: String) -> String {
+        text.count > 40 ? String(text.prefix(39)) + "…" : text
     }
 
     private static func list(_ value: JSONValue?, at path: JSONPath) throws(PayloadError) -> ProductList? {

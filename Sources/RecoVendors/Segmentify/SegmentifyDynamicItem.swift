@@ -5,10 +5,11 @@ struct SegmentifyDynamicItem: Hashable, Sendable {
     var source: String
     var timeFrame: String?
     var score: String?
-    /// The products this source contributes; 0 when absent or not a whole number.
+    /// The products this source contributes: 0 when absent, negative or not a whole number, at most
+    /// ``ReplyLimits/itemCount``.
     var itemCount: Int
-    /// Whether `itemCount` was present but could not be read as a whole number.
-    var itemCountUnreadable: Bool
+    /// Why `itemCount` is not what the vendor wrote, when it is not (the block turns it into a notice).
+    var itemCountNote: ItemCountNote?
     /// Where the item is in the payload.
     var path: JSONPath
 
@@ -28,7 +29,7 @@ struct SegmentifyDynamicItem: Hashable, Sendable {
 
     /// Reads one entry of the parsed `dynamicItems` array.
     /// - Throws: ``PayloadError`` when the entry is not an object, or has no string `recommendationSource`.
-    init(_ json: JSONValue, at path: JSONPath) throws(PayloadError) {
+    init(_ json: JSONValue, at path: JSONPath, limits: ReplyLimits = .default) throws(PayloadError) {
         guard case .object(let members) = json else { throw .typeMismatch(expected: "a dynamic item object", found: json, at: path) }
         switch members["recommendationSource"] {
         case .string(let source)?: self.source = source
@@ -41,11 +42,23 @@ struct SegmentifyDynamicItem: Hashable, Sendable {
         switch members["itemCount"] {
         case nil, .null?:
             itemCount = 0
-            itemCountUnreadable = false
         case let value?:
-            let count = value.intValue ?? value.stringValue.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            itemCount = max(count ?? 0, 0)
-            itemCountUnreadable = count == nil
+            switch ItemCount(value) {
+            case .count(let count) where count > limits.itemCount:
+                itemCount = limits.itemCount
+                itemCountNote = .clamped(value.scalarText ?? "")
+            case .count(let count):
+                itemCount = count
+            case .tooLarge:
+                itemCount = limits.itemCount
+                itemCountNote = .clamped(value.scalarText ?? "")
+            case .negative:
+                itemCount = 0
+                itemCountNote = .negative(value.scalarText ?? "")
+            case .unreadable:
+                itemCount = 0
+                itemCountNote = .unreadable
+            }
         }
         self.path = path
     }

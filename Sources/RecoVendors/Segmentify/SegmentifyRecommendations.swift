@@ -37,6 +37,13 @@ import Foundation
 ///    deficit; it is reported as a ``ProductFailure`` with its path and reason.
 /// 5. A block left with no products is not shown.
 ///
+/// ## Limits
+/// ``ReplyLimits`` bound what a reply can make the decoder do: an `itemCount` above
+/// ``ReplyLimits/itemCount`` (default 1,000), however large, is clamped to it; a negative one counts
+/// as 0; a widget keeps at most ``ReplyLimits/productsPerWidget`` products and the reply at most
+/// ``ReplyLimits/productsPerReply``. Each is reported as a ``DecodingNotice/Kind/limitReached`` notice
+/// (a negative count as ``DecodingNotice/Kind/skippedSource``) with the JSON path, never an error.
+///
 /// ## Reported, never fatal
 /// In ``Recommendations/report``:
 /// - an item of another type (`sendBannerDetails`, …) or without a type: ``DecodingNotice/Kind/skippedItem``;
@@ -61,17 +68,19 @@ import Foundation
 /// ```
 public enum SegmentifyRecommendations {
     /// Decodes the bytes of a Segmentify reply.
-    /// - Parameter language: the request's language (`"TR"`, `"EN"`, …), choosing titles from
-    ///   `notificationTitleMap`; nil keeps `notificationTitle`.
+    /// - Parameters:
+    ///   - language: the request's language (`"TR"`, `"EN"`, …), choosing titles from
+    ///     `notificationTitleMap`; nil keeps `notificationTitle`.
+    ///   - limits: how many products and how large an `itemCount` the reply may bring (see "Limits").
     /// - Throws: ``PayloadError``: `invalidJSON` with line and column; `vendorError` when `statusCode`
     ///   is not `SUCCESS` (see ``SegmentifyStatus``); `missingKey` or `typeMismatch` with the JSON path
     ///   of a malformed envelope. A malformed block is reported, not thrown.
-    public static func decode(_ data: Data, language: String? = nil) throws(PayloadError) -> Recommendations<RawProduct> {
-        try decode(JSONValue(parsing: data), language: language)
+    public static func decode(_ data: Data, language: String? = nil, limits: ReplyLimits = .default) throws(PayloadError) -> Recommendations<RawProduct> {
+        try decode(JSONValue(parsing: data), language: language, limits: limits)
     }
 
     /// Decodes a Segmentify reply already parsed. See the `Data` overload.
-    public static func decode(_ json: JSONValue, language: String? = nil) throws(PayloadError) -> Recommendations<RawProduct> {
+    public static func decode(_ json: JSONValue, language: String? = nil, limits: ReplyLimits = .default) throws(PayloadError) -> Recommendations<RawProduct> {
         try SegmentifyStatus.check(json)
         let responsesPath = JSONPath.root.appending(key: "responses")
         guard let responses = json["responses"] else { throw .missingKey("responses", at: .root) }
@@ -80,7 +89,7 @@ public enum SegmentifyRecommendations {
         }
         var widgets: [Widget<RawProduct>] = []
         var report = DecodingReport()
-        var assembly = BlockAssembly()
+        var assembly = BlockAssembly(limits: limits)
         var itemCount = 0
         for (groupIndex, group) in groups.enumerated() {
             let groupPath = responsesPath.appending(index: groupIndex)
@@ -105,7 +114,7 @@ public enum SegmentifyRecommendations {
                 }
                 let block: SegmentifyBlock
                 do {
-                    block = try SegmentifyBlock(item: itemPath, params: members["params"], language: language)
+                    block = try SegmentifyBlock(item: itemPath, params: members["params"], language: language, limits: limits)
                 } catch {
                     report.notices.append(DecodingNotice(.invalidBlock, at: itemPath, "the block is skipped: \(error)", cause: error))
                     continue

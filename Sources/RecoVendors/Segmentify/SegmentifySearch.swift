@@ -17,16 +17,19 @@ import Foundation
 /// ```
 public enum SegmentifySearch {
     /// Decodes the bytes of a Segmentify search reply.
-    /// - Parameter language: chooses the campaign texts (title, not-found text); nil for none.
+    /// - Parameters:
+    ///   - language: chooses the campaign texts (title, not-found text); nil for none.
     /// - Throws: ``PayloadError``: `invalidJSON`; `vendorError` for a `statusCode` other than `SUCCESS`;
     ///   `missingKey` / `typeMismatch` with the path when there is no `search[0][0]` object or campaign;
     ///   `invalidValue` when the campaign identity is neither `BEFORE_SEARCH` nor `SEARCH`.
-    public static func decode(_ data: Data, language: String? = nil) throws(PayloadError) -> SegmentifySearchResult {
-        try decode(JSONValue(parsing: data), language: language)
+    ///   - limits: the most products kept per group and over the reply (``ReplyLimits``); the rest are
+    ///     left out with a ``DecodingNotice/Kind/limitReached`` notice at the first one's path.
+    public static func decode(_ data: Data, language: String? = nil, limits: ReplyLimits = .default) throws(PayloadError) -> SegmentifySearchResult {
+        try decode(JSONValue(parsing: data), language: language, limits: limits)
     }
 
     /// Decodes a Segmentify search reply already parsed. See the `Data` overload.
-    public static func decode(_ json: JSONValue, language: String? = nil) throws(PayloadError) -> SegmentifySearchResult {
+    public static func decode(_ json: JSONValue, language: String? = nil, limits: ReplyLimits = .default) throws(PayloadError) -> SegmentifySearchResult {
         try SegmentifyStatus.check(json)
         let searchPath = JSONPath.root.appending(key: "search")
         guard let search = json["search"] else { throw .missingKey("search", at: .root) }
@@ -42,17 +45,18 @@ public enum SegmentifySearch {
         let campaign = try SegmentifySearchCampaign(campaignValue, at: path.appending(key: "campaign"))
         let clickId = campaign.phase.clickInstanceId
         var report = DecodingReport()
+        var budget = ProductBudget(limits)
 
         let productsPath = path.appending(key: "products")
-        let products = try productList(members["products"], at: productsPath, instanceId: clickId, report: &report)
+        let products = try productList(members["products"], at: productsPath, instanceId: clickId, budget: &budget, report: &report)
         let title = campaign.phase == .beforeSearch ? (language.flatMap { campaign.texts(for: $0)?.popularProductsText } ?? "") : ""
         let widget = Widget(vendor: .segmentify, instanceId: clickId, interactionId: campaign.instanceId, title: title, rawProducts: products, path: productsPath)
 
         return SegmentifySearchResult(
             campaign: campaign,
             products: widget,
-            categoryProducts: groupsOf(members["categoryProducts"], at: path.appending(key: "categoryProducts"), instanceId: clickId, report: &report),
-            brandProducts: groupsOf(members["brandProducts"], at: path.appending(key: "brandProducts"), instanceId: clickId, report: &report),
+            categoryProducts: groupsOf(members["categoryProducts"], at: path.appending(key: "categoryProducts"), instanceId: clickId, budget: &budget, report: &report),
+            brandProducts: groupsOf(members["brandProducts"], at: path.appending(key: "brandProducts"), instanceId: clickId, budget: &budget, report: &report),
             keywords: members["keywords"],
             categories: members["categories"],
             brands: members["brands"],
@@ -64,16 +68,18 @@ public enum SegmentifySearch {
     }
 
     /// Reads a product array (absent or null is empty); products that are not usable are reported.
-    private static func productList(_ value: JSONValue?, at path: JSONPath, instanceId: String, report: inout DecodingReport) throws(PayloadError) -> [(RawProduct, JSONPath)] {
+    private static func productList(_ value: JSONValue?, at path: JSONPath, instanceId: String, budget: inout ProductBudget, report: inout DecodingReport) throws(PayloadError) -> [(RawProduct, JSONPath)] {
         switch value {
         case nil, .null?: return []
         case .array(let elements)?:
             var products: [(RawProduct, JSONPath)] = []
-            products.reserveCapacity(elements.count)
+            products.reserveCapacity(min(elements.count, budget.widgetCapacity))
             for (index, element) in elements.enumerated() {
                 let elementPath = path.appending(index: index)
+                guard budget.admits(products.count, at: elementPath, of: instanceId, report: &report) else { break }
                 do {
                     products.append((try RawProduct(element, at: elementPath), elementPath))
+                    budget.take()
                 } catch {
                     report.failures.append(ProductFailure(index: index, productId: element["productId"]?.scalarText, instanceId: instanceId, path: error.path, reason: error.message))
                 }
@@ -86,7 +92,7 @@ public enum SegmentifySearch {
     /// Reads an object of product arrays by name, sorted by name. These are extras beside the main
     /// products, so a value of another shape is not fatal: it is reported as
     /// ``DecodingNotice/Kind/unexpectedShape`` and stays in ``SegmentifySearchResult/raw``.
-    private static func groupsOf(_ value: JSONValue?, at path: JSONPath, instanceId: String, report: inout DecodingReport) -> [SegmentifySearchGroup] {
+    private static func groupsOf(_ value: JSONValue?, at path: JSONPath, instanceId: String, budget: inout ProductBudget, report: inout DecodingReport) -> [SegmentifySearchGroup] {
         switch value {
         case nil, .null?: return []
         case .object(let members)?:
@@ -97,7 +103,7 @@ public enum SegmentifySearch {
                     report.notices.append(DecodingNotice(.unexpectedShape, at: groupPath, "expected an array of products, found \(members[name]?.kindDescription ?? "nothing"); left out"))
                     continue
                 }
-                guard let products = try? productList(members[name], at: groupPath, instanceId: instanceId, report: &report) else { continue }
+                guard let products = try? productList(members[name], at: groupPath, instanceId: instanceId, budget: &budget, report: &report) else { continue }
                 let items = products.enumerated().map { WidgetItem(position: $0.offset + 1, product: $0.element.0, raw: $0.element.0, path: $0.element.1) }
                 groups.append(SegmentifySearchGroup(name: name, items: items))
             }

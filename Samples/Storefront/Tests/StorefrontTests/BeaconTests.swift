@@ -18,8 +18,7 @@ struct BeaconTests {
             #expect(views.count == 1)
             #expect(views.first?["instanceId"]?.stringValue == "scn_64f1c2a9d7e3b001")
             #expect(views.first?["interactionId"]?.stringValue == "act_64f1c2a9d7e3b002")
-            let visitor = page.cookies.split(separator: ";").first { $0.hasPrefix(Visitor.idCookie + "=") }
-            #expect(views.first?["userId"]?.stringValue == visitor.map { String($0.dropFirst(Visitor.idCookie.count + 1)) })
+            #expect(views.first?["userId"]?.stringValue == page.visitorId)
         }
     }
 

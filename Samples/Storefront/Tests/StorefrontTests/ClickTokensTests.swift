@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import StorefrontCore
 @testable import StorefrontKit
 
 @Suite("Click tokens")

@@ -1,4 +1,5 @@
 import Testing
+@testable import StorefrontCore
 @testable import StorefrontKit
 
 @Suite("HMAC-SHA256")

@@ -12,6 +12,8 @@ struct Harness {
 
     let vendor: StandInVendor
     let storefront: Storefront
+    /// What the storefront logged (its recommendation source and its routes).
+    let log: LogRecorder
 
     /// The blocks of `segmentify-product-page.json` a product page shows (scn_…030 has nothing in stock to show).
     static let segmentifyBlocks: [(instanceId: String, interactionId: String)] = [
@@ -20,13 +22,17 @@ struct Harness {
     ]
 
     /// Runs `body` with a router-level client of a storefront whose vendors are the stand-in (or an unused port).
-    /// The vendor timeout in tests: generous, since tests run in parallel on a busy machine (the sample's default is 300 ms).
-    static let timeout = Duration.seconds(2)
+    /// The vendor timeout in tests: generous, since tests run in parallel on a busy machine (the sample's default is 300 ms);
+    /// a test of a slow vendor gives its own, shorter one.
+    static let timeout = Duration.seconds(10)
 
     static func run(behaviour: StandInVendor.Behaviour = .init(), vendorState: VendorState = .up, tokens: ClickTokens = ClickTokens(),
                     cache: RecommendationCache? = nil, staticPage: StaticPage? = nil, transport: any Transport = AsyncHTTPClientTransport(),
+                    rendered: RenderedWidgets = RenderedWidgets(), clicks: ClickLedger = ClickLedger(),
+                    vendor: StandInVendor? = nil, timeout: Duration = Harness.timeout, limits: ReplyLimits = ReplyLimits(),
                     _ body: @escaping @Sendable (any TestClientProtocol, Harness) async throws -> Void) async throws {
-        let vendor = try StandInVendor(behaviour: behaviour)
+        let vendor = try vendor ?? StandInVendor(behaviour: behaviour)
+        let log = LogRecorder()
         let vendorApp = Application(router: vendor.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await vendorApp.test(.live) { vendorClient in
             let port = try #require(vendorClient.port)
@@ -35,9 +41,10 @@ struct Harness {
             let journal = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-tests-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: journal) }
             let tracking = try StorefrontTracking(directory: journal, settings: settings, transport: transport, flushInterval: .milliseconds(20))
-            let storefront = try Storefront(source: RecommendationSource(settings: settings, transport: transport), tracking: tracking, tokens: tokens, cache: cache,
-                                            staticPage: staticPage)
-            let harness = Harness(vendor: vendor, storefront: storefront)
+            let storefront = try Storefront(source: RecommendationSource(settings: settings, transport: transport, limits: limits, logger: log.logger("recommendations")),
+                                            tracking: tracking, tokens: tokens, rendered: rendered, cache: cache, staticPage: staticPage,
+                                            clicks: clicks, logger: log.logger("storefront"))
+            let harness = Harness(vendor: vendor, storefront: storefront, log: log)
             let app = Application(router: storefront.router())
             do {
                 try await app.test(.router) { client in try await body(client, harness) }

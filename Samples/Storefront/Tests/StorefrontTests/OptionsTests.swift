@@ -29,6 +29,22 @@ struct OptionsTests {
         }
     }
 
+    @Test func theReplyLimitAndTheCookieKeyAreReadAndNumbersAreBounded() throws {
+        let options = try StorefrontOptions(arguments: ["--max-reply-kb", "512", "--secret", String(repeating: "0f", count: 32)], environment: [:])
+        #expect(options.maxReplyKilobytes == 512)
+        #expect(options.secret == Array(repeating: 0x0f, count: 32))
+        #expect(try StorefrontOptions(arguments: [], environment: [:]).secret == nil)
+        for bad in [["--secret", "abc"], ["--secret", String(repeating: "zz", count: 32)], ["--max-reply-kb", "0"],
+                    ["--click-ttl", "9223372036854775807"], ["--timeout", "99999999999"], ["--port", "70000"]] {
+            do {
+                _ = try StorefrontOptions(arguments: bad, environment: [:])
+                Issue.record("accepted \(bad)")
+            } catch {
+                #expect(!error.description.contains("zz"), "a bad key is not echoed")
+            }
+        }
+    }
+
     @Test func cachedBlocksMustNotOutliveTheirLinks() throws {
         #expect(try StorefrontOptions(arguments: ["--cache-ttl", "60"], environment: [:]).cacheSeconds == 60)
         do {

@@ -7,9 +7,13 @@ import RecoTracking
 
 @Suite("Product page")
 struct ProductPageTests {
-    @Test(arguments: ["ahc", "urlsession"])
+    @Test(arguments: ["ahc", "urlsession", "recokit-urlsession"])
     func pageCarriesTheVendorsBlocksWithTrackingAttributes(transport: String) async throws {
-        let transport: any Transport = transport == "ahc" ? AsyncHTTPClientTransport() : URLSessionTransport.shared
+        let transport: any Transport = switch transport {
+        case "ahc": AsyncHTTPClientTransport()
+        case "urlsession": CappedURLSessionTransport()
+        default: URLSessionTransport.shared
+        }
         try await Harness.run(transport: transport) { client, _ in
             let page = try await client.page("/products/100900")
             #expect(page.status == .ok)
@@ -45,7 +49,7 @@ struct ProductPageTests {
 
     @Test(arguments: [StandInVendor.Behaviour(delay: .seconds(3)), StandInVendor.Behaviour(failing: true)])
     func slowOrFailingVendorLeavesThePageWithoutBlocks(behaviour: StandInVendor.Behaviour) async throws {
-        try await Harness.run(behaviour: behaviour) { client, harness in
+        try await Harness.run(behaviour: behaviour, timeout: .seconds(1)) { client, harness in
             let page = try await client.page("/products/100900")
             #expect(page.status == .ok)
             #expect(page.html.contains("<h1>Product 100900</h1>"))

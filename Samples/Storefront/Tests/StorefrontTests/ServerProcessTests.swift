@@ -45,7 +45,7 @@ struct ServerProcessTests {
             #expect(secondRun.log.contains("events left by the last run, sending them first"), "\(secondRun.log)")
             #expect(secondRun.log.contains("tracking segmentify: delivered \(segmentifyBlocks), pending 0,"), "\(secondRun.log)")
 
-            let visitor = try #require(page.cookie(Visitor.idCookie))
+            let visitor = try #require(page.visitorId)
             let impressions = vendor.received.filter { $0.vendor == "segmentify" }.flatMap { $0.body.arrayValue ?? [] }
                 .filter { $0["type"]?.stringValue == "impression" }
             #expect(impressions.count == segmentifyBlocks)

@@ -28,7 +28,7 @@ public struct StorefrontOptions: Sendable, Equatable {
     public var clickLifetimeSeconds = 3600
     /// How long shutting down may spend delivering events, in seconds.
     public var drainSeconds = 5
-    /// The HTTP client for vendors: `ahc` (AsyncHTTPClient) or `urlsession` (RecoKit's URLSessionTransport).
+    /// The HTTP client for vendors: `ahc` (AsyncHTTPClient) or `urlsession` (``CappedURLSessionTransport``).
     public var transport = "ahc"
     /// How long a product's blocks are reused between pages, in seconds (0: never).
     public var cacheSeconds = 0
@@ -40,6 +40,10 @@ public struct StorefrontOptions: Sendable, Equatable {
     public var vendorFails = false
     /// A file served as is at `GET /static` (the measurement's reference: the same bytes, no work).
     public var staticPage: URL?
+    /// The most bytes of a vendor's reply read, in KiB.
+    public var maxReplyKilobytes = VendorSettings.defaultMaxReplyBytes / 1024
+    /// The key that signs visitor cookies (32 bytes from 64 hex digits); nil draws one at start.
+    public var secret: [UInt8]?
     /// Whether to print the help and stop.
     public var help = false
 
@@ -68,7 +72,7 @@ public struct StorefrontOptions: Sendable, Equatable {
           --timeout MS              vendor timeout per page, milliseconds (default 300) [STOREFRONT_TIMEOUT_MS]
           --click-ttl SECONDS       click-through link lifetime (default 3600) [STOREFRONT_CLICK_TTL]
           --transport ahc|urlsession  HTTP client for vendor requests and tracking: AsyncHTTPClient (default) or
-                                    RecoKit's URLSessionTransport [STOREFRONT_TRANSPORT]
+                                    URLSession (both read at most --max-reply-kb of a reply) [STOREFRONT_TRANSPORT]
           --cache-ttl SECONDS       reuse a product's blocks for this long, for every visitor (default 0: off) [STOREFRONT_CACHE_TTL]
           --drain SECONDS           time allowed to deliver events on SIGTERM/SIGINT (default 5) [STOREFRONT_DRAIN]
           --payloads DIR            stand-in vendor payload folder (default Samples/Payloads) [STOREFRONT_PAYLOADS]
@@ -76,6 +80,10 @@ public struct StorefrontOptions: Sendable, Equatable {
           --vendor-fail             stand-in vendor answers recommendation requests with 503 [STOREFRONT_VENDOR_FAIL=1]
           --static-page FILE        serve FILE as is at GET /static, read at its first request (measure.sh's
                                     reference: a page's bytes with no work) [STOREFRONT_STATIC_PAGE]
+          --max-reply-kb N          read at most N KiB of a vendor's reply; a larger one gives no block
+                                    (default 4096) [STOREFRONT_MAX_REPLY_KB]
+          --secret HEX              64 hex digits: the key that signs visitor cookies, so they outlive a
+                                    restart (default: drawn at random at each start) [STOREFRONT_SECRET]
           -h, --help                print this help
 
         ROUTES:
@@ -130,12 +138,12 @@ public struct StorefrontOptions: Sendable, Equatable {
         ("--reteno-access-key", "STOREFRONT_RETENO_ACCESS_KEY"), ("--reteno-variant", "STOREFRONT_RETENO_VARIANT"),
         ("--journal", "STOREFRONT_JOURNAL"), ("--timeout", "STOREFRONT_TIMEOUT_MS"), ("--click-ttl", "STOREFRONT_CLICK_TTL"),
         ("--drain", "STOREFRONT_DRAIN"), ("--cache-ttl", "STOREFRONT_CACHE_TTL"), ("--transport", "STOREFRONT_TRANSPORT"), ("--payloads", "STOREFRONT_PAYLOADS"), ("--vendor-delay", "STOREFRONT_VENDOR_DELAY_MS"),
-        ("--static-page", "STOREFRONT_STATIC_PAGE"),
+        ("--static-page", "STOREFRONT_STATIC_PAGE"), ("--max-reply-kb", "STOREFRONT_MAX_REPLY_KB"), ("--secret", "STOREFRONT_SECRET"),
     ]
 
     private mutating func set(_ name: String, _ value: String) throws(OptionsError) {
-        func number(min: Int = 0) throws(OptionsError) -> Int {
-            guard let number = Int(value), number >= min else { throw .invalid(name, value, "a whole number ≥ \(min)") }
+        func number(min: Int = 0, max: Int = 65_535) throws(OptionsError) -> Int {
+            guard let number = Int(value), (min...max).contains(number) else { throw .invalid(name, value, "a whole number from \(min) to \(max)") }
             return number
         }
         func url() throws(OptionsError) -> URL {
@@ -155,18 +163,40 @@ public struct StorefrontOptions: Sendable, Equatable {
         case "--reteno-access-key": retenoAccessKey = value
         case "--reteno-variant": retenoVariant = value
         case "--journal": journal = URL(fileURLWithPath: value, isDirectory: true)
-        case "--timeout": timeoutMilliseconds = try number(min: 1)
-        case "--click-ttl": clickLifetimeSeconds = try number(min: 1)
-        case "--drain": drainSeconds = try number()
-        case "--cache-ttl": cacheSeconds = try number()
+        case "--timeout": timeoutMilliseconds = try number(min: 1, max: 600_000)
+        case "--click-ttl": clickLifetimeSeconds = try number(min: 1, max: 365 * 86_400)
+        case "--drain": drainSeconds = try number(max: 3600)
+        case "--cache-ttl": cacheSeconds = try number(max: 365 * 86_400)
         case "--transport":
             guard ["ahc", "urlsession"].contains(value) else { throw .invalid(name, value, "ahc or urlsession") }
             transport = value
         case "--payloads": payloads = URL(fileURLWithPath: value, isDirectory: true)
-        case "--vendor-delay": vendorDelayMilliseconds = try number()
+        case "--vendor-delay": vendorDelayMilliseconds = try number(max: 600_000)
         case "--static-page": staticPage = URL(fileURLWithPath: value)
+        case "--max-reply-kb": maxReplyKilobytes = try number(min: 1, max: 1 << 20)
+        case "--secret":
+            let digits = Array(value.utf8)
+            guard digits.count == 64, let key = Self.bytes(hex: digits) else { throw .invalid(name, "(hidden)", "64 hex digits") }
+            secret = key
         default: throw .unknown(name)
         }
+    }
+
+    private static func bytes(hex digits: [UInt8]) -> [UInt8]? {
+        func nibble(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        var out: [UInt8] = []
+        for index in stride(from: 0, to: digits.count - 1, by: 2) {
+            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            out.append(high << 4 | low)
+        }
+        return out
     }
 
     /// Whether a stand-in vendor is needed (some vendor has no real URL).

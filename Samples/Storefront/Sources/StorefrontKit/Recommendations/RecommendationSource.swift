@@ -6,19 +6,24 @@ import RecoVendors
 
 /// Fetches a product page's recommendation blocks from Segmentify and Reteno at once, each within
 /// the settings' timeout, and decodes them into ``StoreProduct``. A vendor that fails, answers an
-/// error or is too slow contributes no block; what went wrong is logged, never thrown.
+/// error, is too slow (headers or body), or answers more than ``VendorSettings/maxReplyBytes``
+/// contributes no block; a block or product over ``ReplyLimits`` is left out. What went wrong is
+/// logged, never thrown.
 public struct RecommendationSource: Sendable {
     /// Where the vendors are.
     public let settings: VendorSettings
     /// How requests are sent (RecoKit's transport).
     public let transport: any Transport
+    /// What is taken from a reply at most.
+    public let limits: ReplyLimits
     let logger: Logger
 
     /// A source sending through `transport`.
-    public init(settings: VendorSettings, transport: any Transport = URLSessionTransport.shared,
+    public init(settings: VendorSettings, transport: any Transport = URLSessionTransport.shared, limits: ReplyLimits = ReplyLimits(),
                 logger: Logger = Logger(label: "storefront.recommendations")) {
         self.settings = settings
         self.transport = transport
+        self.limits = limits
         self.logger = logger
     }
 
@@ -35,9 +40,11 @@ public struct RecommendationSource: Sendable {
                                             language: settings.language, pageURL: pageURL).request
         guard let body = await send(request, vendor: "segmentify") else { return [] }
         do {
-            return keep(try SegmentifyRecommendations.decode(body, language: settings.language), vendor: "segmentify")
+            let (reply, leftOut) = SegmentifyCountCheck.check(try JSONValue(parsing: body), maxItemCount: limits.maxItemCount)
+            for reason in leftOut { logger.warning("segmentify block left out: \(reason)") }
+            return keep(try SegmentifyRecommendations.decode(reply, language: settings.language), vendor: "segmentify")
         } catch {
-            logger.warning("segmentify reply not usable: \(error)")
+            logger.warning("segmentify reply not usable: \(Self.brief(error))")
             return []
         }
     }
@@ -58,52 +65,81 @@ public struct RecommendationSource: Sendable {
         do {
             return keep(try RetenoRecoms.decode(body, variantId: settings.retenoVariant, title: "Customers also viewed"), vendor: "reteno")
         } catch {
-            logger.warning("reteno reply not usable: \(error)")
+            logger.warning("reteno reply not usable: \(Self.brief(error))")
             return []
         }
     }
 
-    /// Decodes into the shop's model, drops products out of stock, and logs what the report says.
+    /// Decodes into the shop's model, drops products out of stock and whatever is over ``limits``, and
+    /// logs what the report says and what was left out.
     private func keep(_ reply: Recommendations<RawProduct>, vendor: String) -> [Widget<StoreProduct>] {
         let decoded = reply.decoded(as: StoreProduct.self)
-        for failure in decoded.report.failures { logger.notice("\(vendor): product skipped: \(failure)") }
-        return decoded.widgets.compactMap { widget in
+        for failure in decoded.report.failures.prefix(20) { logger.notice("\(vendor): product skipped: \(Self.brief(failure))") }
+        var kept: [Widget<StoreProduct>] = []
+        for widget in decoded.widgets {
+            if let reason = limits.refusal(of: widget) {
+                logger.warning("\(vendor) block left out: \(reason)")
+                continue
+            }
+            guard kept.count < limits.maxBlocks else {
+                logger.warning("\(vendor) block left out: \(String(widget.instanceId.prefix(64))) is past the \(limits.maxBlocks) blocks a page shows")
+                continue
+            }
             var widget = widget
-            widget.items = widget.items.filter { $0.product.inStock != false }
-            return widget.items.isEmpty ? nil : widget
+            var items: [WidgetItem<StoreProduct>] = []
+            for item in widget.items where item.product.inStock != false {
+                if let reason = limits.refusal(of: item) {
+                    logger.notice("\(vendor): product skipped in \(widget.instanceId): \(reason)")
+                } else if items.count < limits.maxProductsPerBlock {
+                    items.append(item)
+                }
+            }
+            widget.items = items
+            if !items.isEmpty { kept.append(widget) }
         }
+        return kept
     }
 
-    /// The reply's body on a 2xx answer within the timeout; nil (logged) otherwise.
+    /// The reply's body on a 2xx answer, whole within the timeout and within the size limit; nil (logged)
+    /// otherwise.
     private func send(_ request: TrackingRequest, vendor: String) async -> Data? {
         let timeout = settings.timeout
         let transport = self.transport
         // The page's budget is kept here, whatever the transport does with its timeout (a caller's own
-        // transport may ignore it): the request races a timer, and the loser is cancelled. The transport
-        // gets a whole second more as its own limit.
+        // transport may ignore it, or read a slow body for longer): see ``Deadline``. The transport gets
+        // a whole second more as its own limit.
         let transportTimeout = Duration.seconds(max(1, timeout.components.seconds + 1))
-        do {
-            let reply = try await withThrowingTaskGroup(of: TrackingReply?.self) { group in
-                group.addTask { try await transport.send(request, timeout: transportTimeout) }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                return try await group.next() ?? nil
-            }
-            guard let reply else {
-                logger.warning("\(vendor) did not answer within \(timeout): page rendered without its blocks")
-                return nil
-            }
+        let outcome = await Deadline.race(timeout) { try await transport.send(request, timeout: transportTimeout) }
+        switch outcome {
+        case .late:
+            logger.warning("\(vendor) did not answer within \(timeout): page rendered without its blocks")
+            return nil
+        case .failed(let error as ReplyTooLarge):
+            logger.warning("\(vendor) unusable (\(error)): page rendered without its blocks")
+            return nil
+        case .failed(let error):
+            logger.warning("\(vendor) unreachable (\(Self.brief(error))): page rendered without its blocks")
+            return nil
+        case .done(let reply):
             guard (200..<300).contains(reply.status) else {
                 logger.warning("\(vendor) answered HTTP \(reply.status): page rendered without its blocks")
                 return nil
             }
+            guard reply.body.count <= settings.maxReplyBytes else {
+                logger.warning("\(vendor) unusable (\(ReplyTooLarge(limit: settings.maxReplyBytes))): page rendered without its blocks")
+                return nil
+            }
             return reply.body
-        } catch {
-            logger.warning("\(vendor) unreachable (\(error)): page rendered without its blocks")
-            return nil
         }
+    }
+
+    /// A vendor's error or failure for the log: control characters escaped, cut after 400 characters.
+    static func brief(_ value: Any) -> String {
+        let text = String(describing: value)
+        var out = ""
+        for scalar in text.unicodeScalars.prefix(400) {
+            if scalar.value < 0x20 || scalar.value == 0x7F { out += "\\u{\(String(scalar.value, radix: 16))}" } else { out.unicodeScalars.append(scalar) }
+        }
+        return text.unicodeScalars.count > 400 ? out + "…" : out
     }
 }

@@ -31,12 +31,17 @@ public struct Storefront: Sendable {
     public let cache: RecommendationCache?
     /// Served at `GET /static` when set (the measurement's reference).
     public let staticPage: StaticPage?
+    /// Signs and checks the visitor's cookies.
+    public let cookies: VisitorCookies
+    /// The clicks counted, so a link followed again and again counts once per visitor.
+    public let clicks: ClickLedger
     let logger: Logger
 
     /// A storefront; the renderer defaults to the sample's templates over the built-in ones.
     public init(source: RecommendationSource, tracking: StorefrontTracking, tokens: ClickTokens = ClickTokens(),
                 rendered: RenderedWidgets = RenderedWidgets(), renderer: WidgetRenderer? = nil,
                 template: String = "storefront-carousel", cache: RecommendationCache? = nil, staticPage: StaticPage? = nil,
+                cookies: VisitorCookies = VisitorCookies(), clicks: ClickLedger = ClickLedger(),
                 logger: Logger = Logger(label: "storefront")) throws {
         self.source = source
         self.tracking = tracking
@@ -46,6 +51,8 @@ public struct Storefront: Sendable {
         self.template = template
         self.cache = cache
         self.staticPage = staticPage
+        self.cookies = cookies
+        self.clicks = clicks
         self.logger = logger
     }
 
@@ -57,14 +64,15 @@ public struct Storefront: Sendable {
         return try TemplateLibrary(directory: folder, fallback: .builtIn)
     }
 
-    /// The routes above on a new router.
+    /// The routes above on a new router, behind ``ErrorPages`` (routes added to it later are too).
     public func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: ErrorPages(logger: logger))
         router.get("/") { _, _ in Response.redirect(to: "/products/100900", type: .found) }
         router.get("/products/:id") { request, context in try await productPage(request, context: context) }
         router.get("/r/:token") { request, context in await click(request, context: context) }
         router.post("/beacon") { request, _ in await beacon(request) }
-        if let staticPage { router.get("/static") { _, _ in staticPage.response() } }
+        if let staticPage { router.get("/static") { _, context in staticPage.response(requestId: context.id, logger: logger) } }
         return router
     }
 
@@ -73,14 +81,14 @@ public struct Storefront: Sendable {
         guard (1...64).contains(id.utf8.count), id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
             return Self.text(.notFound, "No such product.\n")
         }
-        let visitor = Visitor(request: request)
+        let visitor = Visitor(request: request, cookies: cookies)
         var blocks = ""
         if request.uri.queryParameters["blocks"] != "off" {
             blocks = await recommendationBlocks(productId: id, visitor: visitor, pageURL: "/products/\(id)")
         }
         var response = Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                                 body: ResponseBody(byteBuffer: ByteBuffer(string: ProductPage(productId: id, blocks: blocks).html)))
-        visitor.remember(on: &response)
+        visitor.remember(on: &response, cookies: cookies)
         return response
     }
 
@@ -115,33 +123,35 @@ public struct Storefront: Sendable {
     }
 
     /// Credits the click to the visitor named by the cookies (a new one, told by cookies on the redirect,
-    /// when there are none) and sends them to the product.
+    /// when there are none) and sends them to the product. A link followed again by the same visitor,
+    /// or again by any request without a valid visitor cookie, is not counted again (``ClickLedger``).
     func click(_ request: Request, context: BasicRequestContext) async -> Response {
         guard let text = context.parameters.get("token"), let token = tokens.verify(text) else {
             return Self.text(.notFound, "This link is not valid or has expired.\n")
         }
-        let visitor = Visitor(request: request)
-        tracking.clicked(token, context: Self.context(visitor: visitor, pageURL: nil))
+        let visitor = Visitor(request: request, cookies: cookies)
+        if clicks.isFirstClick(tokenId: ClickTokens.tokenId(of: text), visitor: visitor.isNew ? nil : visitor.id, expires: token.expires) {
+            tracking.clicked(token, context: Self.context(visitor: visitor, pageURL: nil))
+        }
         var response = Response.redirect(to: token.destination, type: .found)
         response.headers[.cacheControl] = "no-store"
-        visitor.remember(on: &response)
+        visitor.remember(on: &response, cookies: cookies)
         return response
     }
 
     func beacon(_ request: Request) async -> Response {
-        guard let visitor = Visitor.existing(in: request) else { return Self.text(.forbidden, "No visitor.\n") }
-        var fields = request.uri.queryParameters.reduce(into: [String: String]()) { $0[String($1.key)] = String($1.value) }
+        guard let visitor = Visitor.existing(in: request, cookies: cookies) else { return Self.text(.forbidden, "No visitor.\n") }
         var request = request
-        if let body = try? await request.collectBody(upTo: 4096) {
-            for (key, value) in Self.form(String(buffer: body)) { fields[key] = value }
-        } else {
+        guard let body = try? await request.collectBody(upTo: BeaconForm.maxBodyBytes) else {
             return Self.text(.contentTooLarge, "Too large.\n")
         }
-        guard let instanceId = fields["instanceId"], !instanceId.isEmpty,
-              let interactionId = fields["interactionId"] else {
-            return Self.text(.badRequest, "instanceId and interactionId are required.\n")
+        let form: BeaconForm
+        switch BeaconForm.parse(query: request.uri.query, body: Array(body.readableBytesView)) {
+        case .success(let parsed): form = parsed
+        case .failure(let refusal) where refusal == .tooLarge: return Self.text(.contentTooLarge, "Too large.\n")
+        case .failure(let refusal): return Self.text(.badRequest, "\(refusal).\n")
         }
-        guard let shown = rendered.take(instanceId: instanceId, interactionId: interactionId, for: visitor.id) else {
+        guard let shown = rendered.take(instanceId: form.instanceId, interactionId: form.interactionId, for: visitor.id) else {
             return Self.text(.forbidden, "This block was not shown to you.\n")
         }
         tracking.viewed(shown, context: Self.context(visitor: visitor, pageURL: nil))
@@ -150,16 +160,6 @@ public struct Storefront: Sendable {
 
     static func context(visitor: Visitor, pageURL: String?) -> InteractionContext {
         InteractionContext(userId: visitor.id, sessionId: visitor.session, lang: "TR", pageUrl: pageURL)
-    }
-
-    /// `application/x-www-form-urlencoded` pairs.
-    static func form(_ text: String) -> [(String, String)] {
-        text.split(separator: "&").compactMap { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ part: Substring) -> String? { part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
-            guard let key = parts.first.flatMap(decode) else { return nil }
-            return (key, parts.count > 1 ? decode(parts[1]) ?? "" : "")
-        }
     }
 
     static func text(_ status: HTTPResponse.Status, _ text: String) -> Response {

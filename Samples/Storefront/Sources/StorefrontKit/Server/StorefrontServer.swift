@@ -30,13 +30,15 @@ public enum StorefrontServer {
             segmentify: options.segmentifyURL ?? options.vendorURL ?? standInBase, reteno: options.retenoURL ?? options.vendorURL ?? standInBase,
             segmentifyApiKey: options.segmentifyApiKey, segmentifyOrigin: options.segmentifyOrigin,
             retenoAccessKey: options.retenoAccessKey, retenoVariant: try RetenoVariantId(options.retenoVariant),
-            timeout: .milliseconds(options.timeoutMilliseconds))
-        let transport: any Transport = options.transport == "urlsession" ? URLSessionTransport.shared : AsyncHTTPClientTransport()
+            timeout: .milliseconds(options.timeoutMilliseconds), maxReplyBytes: options.maxReplyKilobytes * 1024)
+        let transport: any Transport = options.transport == "urlsession"
+            ? CappedURLSessionTransport(maxReplyBytes: settings.maxReplyBytes) : AsyncHTTPClientTransport(maxReplyBytes: settings.maxReplyBytes)
         let tracking = try StorefrontTracking(directory: options.journal, settings: settings, transport: transport)
         let storefront = try Storefront(source: RecommendationSource(settings: settings, transport: transport), tracking: tracking,
                                         tokens: ClickTokens(lifetime: .seconds(options.clickLifetimeSeconds)),
                                         cache: options.cacheSeconds > 0 ? RecommendationCache(lifetime: .seconds(options.cacheSeconds)) : nil,
-                                        staticPage: options.staticPage.map(StaticPage.init(file:)))
+                                        staticPage: options.staticPage.map(StaticPage.init(file:)),
+                                        cookies: VisitorCookies(key: options.secret))
         let app = Application(router: storefront.router(),
                               configuration: .init(address: .hostname("127.0.0.1", port: options.port), serverName: "Storefront"),
                               logger: logger)

@@ -3,15 +3,17 @@ import Hummingbird
 import RecoKit
 
 /// A local stand-in for Segmentify and Reteno, so the storefront works with no network: it answers
-/// recommendation requests with the sample payloads of `Samples/Payloads/` and records every tracking
-/// event it receives (see ``received``).
+/// recommendation requests with the sample payloads of `Samples/Payloads/` and records the tracking
+/// requests it receives, bounded: it counts every one (``counts``) and keeps the most recent ones whole
+/// (``received``: at most ``RecentRequests/capacity`` requests and ``RecentRequests/maxBytes`` bytes of
+/// bodies), so a long run does not grow it.
 ///
 /// | route | answers |
 /// |---|---|
 /// | `POST /add/events/v1.json` | a `PRODUCT_VIEW` → `segmentify-product-page.json`; a `PAGE_VIEW` → `segmentify-home-page.json`; `INTERACTION`s are recorded and answered `{"statusCode":"SUCCESS"}` |
 /// | `POST /api/v1/recoms/{variant}/request` | `reteno-recoms-full.json` |
 /// | `POST /api/v1/recoms/events` | recorded, `{}` |
-/// | `GET /stand-in/events` | what was recorded, as JSON lines |
+/// | `GET /stand-in/events` | the recent requests kept, as JSON lines |
 public final class StandInVendor: Sendable {
     /// What the stand-in received.
     public struct Received: Sendable, Hashable {
@@ -31,19 +33,26 @@ public final class StandInVendor: Sendable {
         public var failing = false
         /// Answer tracking requests with HTTP 503 (and record nothing), as a vendor in an outage would.
         public var refusingEvents = false
+        /// Answer Segmentify recommendation requests with this instead of the sample payload.
+        public var segmentifyReply: ScriptedReply?
+        /// Answer Reteno recommendation requests with this instead of the sample payload.
+        public var retenoReply: ScriptedReply?
         /// Behave.
-        public init(delay: Duration = .zero, failing: Bool = false, refusingEvents: Bool = false) {
+        public init(delay: Duration = .zero, failing: Bool = false, refusingEvents: Bool = false,
+                    segmentifyReply: ScriptedReply? = nil, retenoReply: ScriptedReply? = nil) {
             self.delay = delay
             self.failing = failing
             self.refusingEvents = refusingEvents
+            self.segmentifyReply = segmentifyReply
+            self.retenoReply = retenoReply
         }
     }
 
     let payloads: [String: Data]
-    private let state = Protected(State())
+    private let state: Protected<State>
 
     struct State {
-        var received: [Received] = []
+        var recent: RecentRequests
         var recommendationRequests: [String: Int] = [:]
         var behaviour = Behaviour()
     }
@@ -59,11 +68,13 @@ public final class StandInVendor: Sendable {
 
     /// A stand-in answering from the payloads in `folder`.
     /// - Throws: when a payload file cannot be read.
-    public init(payloads folder: URL = StandInVendor.defaultPayloads, behaviour: Behaviour = Behaviour()) throws {
+    /// It keeps at most `recentCapacity` recent tracking requests, `recentBytes` bytes of bodies in all.
+    public init(payloads folder: URL = StandInVendor.defaultPayloads, behaviour: Behaviour = Behaviour(),
+                recentCapacity: Int = 1_000, recentBytes: Int = 8 << 20) throws {
         var payloads: [String: Data] = [:]
         for file in Self.files { payloads[file] = try Data(contentsOf: folder.appendingPathComponent(file)) }
         self.payloads = payloads
-        state.withLock { $0.behaviour = behaviour }
+        state = Protected(State(recent: RecentRequests(capacity: recentCapacity, maxBytes: recentBytes), behaviour: behaviour))
     }
 
     /// How it behaves now; tests change it between requests.
@@ -72,8 +83,11 @@ public final class StandInVendor: Sendable {
         set { state.withLock { $0.behaviour = newValue } }
     }
 
-    /// Every tracking request received, in order.
-    public var received: [Received] { state.withLock { $0.received } }
+    /// The most recent tracking requests received, oldest first (see ``RecentRequests``).
+    public var received: [Received] { state.withLock { $0.recent.requests } }
+
+    /// How many tracking requests and bytes were received in all, kept or not.
+    public var counts: RecentRequests.Counts { state.withLock { $0.recent.counts } }
 
     /// How many recommendation requests each vendor (`segmentify`, `reteno`) was sent.
     public var recommendationRequests: [String: Int] { state.withLock { $0.recommendationRequests } }
@@ -88,25 +102,28 @@ public final class StandInVendor: Sendable {
     /// Adds the routes above to `router`.
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         router.post("/add/events/v1.json") { request, _ -> Response in
-            let body = try await self.body(of: request)
+            let (body, size) = try await self.body(of: request)
             let names = (body.arrayValue ?? [body]).compactMap { $0["name"]?.stringValue }
             if names.contains("PRODUCT_VIEW") || names.contains("PAGE_VIEW") {
                 self.countRecommendationRequest("segmentify")
                 if let refusal = await self.misbehave() { return refusal }
+                if let scripted = self.behaviour.segmentifyReply { return scripted.response() }
                 return Self.json(self.payloads[names.contains("PRODUCT_VIEW") ? "segmentify-product-page.json" : "segmentify-home-page.json"]!)
             }
             if self.behaviour.refusingEvents { return Response(status: .serviceUnavailable) }
-            self.record(Received(vendor: "segmentify", uri: request.uri.description, body: body))
+            self.record(Received(vendor: "segmentify", uri: request.uri.description, body: body), bytes: size)
             return Self.json(Data(#"{"statusCode":"SUCCESS"}"#.utf8))
         }
         router.post("/api/v1/recoms/:variant/request") { _, _ -> Response in
             self.countRecommendationRequest("reteno")
             if let refusal = await self.misbehave() { return refusal }
+            if let scripted = self.behaviour.retenoReply { return scripted.response() }
             return Self.json(self.payloads["reteno-recoms-full.json"]!)
         }
         router.post("/api/v1/recoms/events") { request, _ -> Response in
             if self.behaviour.refusingEvents { return Response(status: .serviceUnavailable) }
-            self.record(Received(vendor: "reteno", uri: request.uri.description, body: try await self.body(of: request)))
+            let (body, size) = try await self.body(of: request)
+            self.record(Received(vendor: "reteno", uri: request.uri.description, body: body), bytes: size)
             return Self.json(Data("{}".utf8))
         }
         router.get("/stand-in/events") { _, _ -> Response in
@@ -115,8 +132,8 @@ public final class StandInVendor: Sendable {
         }
     }
 
-    private func record(_ received: Received) {
-        state.withLock { $0.received.append(received) }
+    private func record(_ received: Received, bytes: Int) {
+        state.withLock { $0.recent.append(received, bytes: bytes) }
     }
 
     private func countRecommendationRequest(_ vendor: String) {
@@ -129,10 +146,10 @@ public final class StandInVendor: Sendable {
         return behaviour.failing ? Response(status: .serviceUnavailable) : nil
     }
 
-    private func body(of request: Request) async throws -> JSONValue {
+    private func body(of request: Request) async throws -> (JSONValue, Int) {
         let buffer = try await request.body.collect(upTo: 4 * 1024 * 1024)
         do {
-            return try JSONValue(parsing: Data(buffer.readableBytesView))
+            return (try JSONValue(parsing: Data(buffer.readableBytesView)), buffer.readableBytes)
         } catch {
             throw HTTPError(.badRequest, message: "\(error)")
         }

@@ -39,7 +39,7 @@ public struct ClickToken: Sendable, Hashable {
         var bytes: [UInt8] = [UInt8(ascii: "1")]
         bytes.reserveCapacity(64 + destination.utf8.count + instanceId.utf8.count + interactionId.utf8.count + productId.utf8.count)
         for field in [vendor.rawValue, instanceId, interactionId, productId, String(position), destination,
-                      String(Int(expires.timeIntervalSince1970.rounded(.down)))] {
+                      String(Self.wholeSeconds(expires))] {
             bytes.append(contentsOf: String(field.utf8.count).utf8)
             bytes.append(UInt8(ascii: ":"))
             bytes.append(contentsOf: field.utf8)
@@ -66,6 +66,15 @@ public struct ClickToken: Sendable, Hashable {
         guard fields.count == 7, let position = Int(fields[4]), let expires = Int(fields[6]) else { return nil }
         self.init(vendor: Vendor(rawValue: fields[0]), instanceId: fields[1], interactionId: fields[2], productId: fields[3],
                   position: position, destination: fields[5], expires: Date(timeIntervalSince1970: TimeInterval(expires)))
+    }
+}
+
+extension ClickToken {
+    /// Whole seconds since 1970, clamped to ±10^12 (a date no token lives to; no trap on any `Date`).
+    static func wholeSeconds(_ date: Date) -> Int {
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite else { return 0 }
+        return Int(min(max(seconds, -1e12), 1e12).rounded(.down))
     }
 }
 

@@ -15,12 +15,19 @@ public struct ClickTokens: Sendable {
     private let now: @Sendable () -> Date
 
     /// Tokens signed with `key` (32 random bytes by default), accepted for `lifetime`.
+    /// A lifetime is kept between one second and ``maxLifetime``.
     public init(key: [UInt8]? = nil, lifetime: Duration = .seconds(3600), now: @escaping @Sendable () -> Date = Date.init) {
         var generator = SystemRandomNumberGenerator()
         mac = HMACSHA256(key: key ?? (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-        self.lifetime = lifetime
+        self.lifetime = min(max(lifetime, .seconds(1)), Self.maxLifetime)
         self.now = now
     }
+
+    /// The longest lifetime a token can have: a year.
+    public static let maxLifetime = Duration.seconds(365 * 86_400)
+
+    /// The longest token text looked at; anything longer is refused unread.
+    public static let maxTokenBytes = 4096
 
     /// A token for a click on `token`'s product; its expiry is set from ``lifetime``.
     public func issue(_ token: ClickToken) -> String {
@@ -32,12 +39,19 @@ public struct ClickTokens: Sendable {
 
     /// The token's content when it is genuine, unexpired and points somewhere allowed; nil otherwise.
     public func verify(_ text: String) -> ClickToken? {
+        guard text.utf8.count <= Self.maxTokenBytes else { return nil }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard text.utf8.count <= 4096, parts.count == 2,
+        guard parts.count == 2,
               let payload = Self.bytes(base64URL: parts[0]), let tag = Self.bytes(base64URL: parts[1]),
               mac.verify(tag, for: payload), let token = ClickToken(payload: payload),
               token.expires > now(), Self.isAllowedDestination(token.destination) else { return nil }
         return token
+    }
+
+    /// A name for the token in `text` (its tag), the same for every spelling the verifier accepts, so
+    /// a ``ClickLedger`` can tell one link from another. Call it on a text ``verify(_:)`` accepted.
+    public static func tokenId(of text: String) -> String {
+        String(text.split(separator: ".", omittingEmptySubsequences: false).last ?? "")
     }
 
     /// An absolute http(s) URL with a host, or a path on this site (`/…` but not `//…` or `/\…`).

@@ -1,0 +1,111 @@
+import BenchmarkSupport
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Linear cost for every input shape: each recokit command that reads a payload and prints or writes
+// what it holds (decode, decode --json, render html and text, preview) is timed on a Reteno reply grown
+// along one dimension (a long string, many keys, many products, deep arrays; and a Segmentify reply of
+// many widgets sharing one instance id), at a size and at twice
+// that size. Time must roughly double: the benchmark fails when a doubling costs more than 3x (a
+// doubling over 3x is measured again, up to twice, before it counts).
+// The real executable is run (release build), so its parsing, decoding, rendering and output writing
+// are all measured; each time is the best of five runs.
+
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let recokit = ProcessInfo.processInfo.environment["RECOKIT"] ?? root.appendingPathComponent(".build/release/recokit").path
+guard FileManager.default.isExecutableFile(atPath: recokit) else {
+    print("no recokit at \(recokit): build it with `swift build -c release --product recokit` in the package root, or set RECOKIT")
+    exit(2)
+}
+let sampleData = try Data(contentsOf: root.appendingPathComponent("Samples/Payloads/reteno-recoms-full.json"))
+let sample = (try JSONSerialization.jsonObject(with: sampleData) as! [String: Any])["recoms"] as! [[String: Any]]
+
+let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("recokit-linearity-\(getpid())")
+try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: scratch) }
+
+let commands: [(name: String, arguments: (String) -> [String])] = [
+    ("decode", { ["decode", $0] }),
+    ("decode --json", { ["decode", $0, "--json"] }),
+    ("render html", { ["render", $0] }),
+    ("render text", { ["render", $0, "--format", "text"] }),
+    ("preview", { ["preview", $0, "-o", scratch.appendingPathComponent("preview").path] }),
+]
+
+struct SpawnFailed: Error { let arguments: [String]; let status: Int32 }
+
+/// Seconds for one run of recokit, output to /dev/null; the best of `runs` (the least disturbed by
+/// other work on a shared machine). Spawned and waited for
+/// directly: Foundation's `Process.waitUntilExit` polls, which rounds short runs to 50 ms steps.
+func time(_ arguments: [String], runs: Int = 5) throws -> Double {
+    var best = Double.infinity
+    for _ in 0..<runs {
+        let argv: [UnsafeMutablePointer<CChar>?] = ([recokit] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?
+        #else
+        var actions = posix_spawn_file_actions_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var pid: pid_t = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        let spawned = posix_spawn(&pid, recokit, &actions, nil, argv, envp)
+        guard spawned == 0 else { throw SpawnFailed(arguments: arguments, status: spawned) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        // A run that crashed or failed measures nothing: say so rather than time it.
+        guard status == 0 else { throw SpawnFailed(arguments: arguments, status: status) }
+    }
+    return best
+}
+
+let limit = 3.0
+let segmentifySample = try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("Samples/Payloads/segmentify-v3.json"))) as! [String: Any]
+
+/// Each dimension: its name, its first size, and the payload at a size.
+let dimensions: [(name: String, baseSize: Int, payload: (Int) throws -> Data)] =
+    Dimension.allCases.map { dimension in (dimension.rawValue, dimension.baseSize, { try dimension.payload(size: $0, sample: sample) }) }
+    + [(ManyWidgets.name, ManyWidgets.baseSize, { try ManyWidgets.payload(size: $0, sample: segmentifySample) })]
+
+var failures: [String] = []
+var table = Table("dimension", "size", "MB", "command", "ms at size", "ms at 2x", "ratio")
+for dimension in dimensions {
+    let sizes = [dimension.baseSize, dimension.baseSize * 2]
+    var files: [String] = []
+    var megabytes: [Double] = []
+    for size in sizes {
+        let data = try dimension.payload(size)
+        let file = scratch.appendingPathComponent("\(dimension.name.replacingOccurrences(of: " ", with: "-"))-\(size).json")
+        try data.write(to: file)
+        files.append(file.path)
+        megabytes.append(Double(data.count) / 1e6)
+    }
+    for command in commands {
+        var small = try time(command.arguments(files[0]))
+        var large = try time(command.arguments(files[1]))
+        // Over the limit: measure both again, up to twice, keeping the best times. Load from other
+        // work on a shared machine passes; a quadratic path stays at 4x however often it is measured.
+        for _ in 0..<2 where large / small > limit {
+            small = min(small, try time(command.arguments(files[0])))
+            large = min(large, try time(command.arguments(files[1])))
+        }
+        let ratio = large / small
+        table.add(dimension.name, "\(sizes[0])", format(megabytes[0], decimals: 2), command.name,
+                  format(small * 1000), format(large * 1000), format(ratio, decimals: 2) + "x")
+        if ratio > limit { failures.append("\(dimension.name), \(command.name): \(format(ratio, decimals: 2))x") }
+    }
+}
+table.print()
+print("target: every doubling within \(format(limit, decimals: 1))x the time: \(verdict(failures.isEmpty))")
+for failure in failures { print("  over: \(failure)") }
+exit(failures.isEmpty ? 0 : 1)

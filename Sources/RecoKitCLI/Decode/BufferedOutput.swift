@@ -1,0 +1,35 @@
+import Foundation
+
+/// Somewhere text is written to, piece by piece.
+protocol TextSink {
+    mutating func write(_ text: String)
+}
+
+extension String: TextSink {
+    mutating func write(_ text: String) { self += text }
+}
+
+/// Text written to a file handle in chunks of 64 KB: a large output is never held whole, and never
+/// written a few bytes at a time. Call ``flush()`` at the end.
+struct BufferedOutput: TextSink {
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+    private static let chunk = 1 << 16
+
+    init(_ handle: FileHandle) {
+        self.handle = handle
+        buffer.reserveCapacity(Self.chunk + 4096)
+    }
+
+    mutating func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= Self.chunk { flush() }
+    }
+
+    /// Writes what is buffered.
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        handle.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

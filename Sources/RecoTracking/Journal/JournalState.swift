@@ -1,0 +1,411 @@
+import Foundation
+
+/// Everything the journal knows, as a plain value: which segments exist and how much of each is written
+/// and durable, the records waiting to be written, the reader's place, the batches out for delivery and
+/// the checkpoint. Transitions do no I/O: they return what to write, read or remove (a plan), and are
+/// told what happened (``flushCompleted(_:_:)``, ``takeCompleted(_:chunk:)``…). ``Journal`` holds the
+/// value behind one lock and does the I/O between a plan and its completion.
+///
+/// The invariants it keeps (`RecoTracking.docc` names them; the simulation checks them after every step):
+/// - a record is readable only once durable (`synced`), so the reader never sees bytes a failure can undo;
+/// - a failed write or `sync` leaves the segment to be cut back to its last durable record before
+///   anything else is written to it; the records that failed are put back to be written again (batched)
+///   or refused to the callers waiting for them (strict);
+/// - the checkpoint only ever names a place in a segment that exists (never one not yet created);
+/// - every record is counted until it is acknowledged or reported lost in a damage report.
+struct JournalState {
+    struct Segment: Equatable {
+        let number: UInt64
+        var format: RecordFrame.Format = .version2
+        /// Bytes of whole records (and the header) in the file, as far as the journal knows.
+        var size = 0
+        /// Bytes known durable: the reader reads up to here.
+        var synced = 0
+        /// Records in the segment (all of them, delivered or not).
+        var records = 0
+        /// Records in the durable part.
+        var syncedRecords = 0
+        /// Records the reader has passed (taken, or before the checkpoint at open).
+        var readRecords = 0
+        /// Records found missing (damage) and already counted as lost.
+        var lostRecords = 0
+        /// Whether the file exists (it is created with its header by the first write).
+        var exists = false
+        /// No more appends: rotated, recovered, or cut off after a failure.
+        var sealed = false
+        /// The file may hold bytes past `size` (a failed write or `sync`) to cut off before the next write.
+        var needsRollback = false
+    }
+
+    let durability: Durability
+    let maxBytes: Int
+    let segmentBytes: Int
+
+    var segments: [Segment] = []
+    /// Payloads accepted and not yet written, oldest first, with their serial numbers.
+    var buffer: [(serial: Int, payload: [UInt8])] = []
+    var bufferBytes = 0
+    /// Payloads written but not yet durable, by segment: what a failed `sync` puts back.
+    var unsynced: [(segment: UInt64, serial: Int, payload: [UInt8])] = []
+    /// A flush is between its plan and its completion (flushes are serialised by the journal).
+    var flushing = false
+
+    /// Serial numbers: one per appended record, in order.
+    var lastSerial = 0
+    /// Every record up to this serial that was not refused is durable.
+    var durableSerial = 0
+    /// Serials refused after a failed write (strict), with the error, for the callers still waiting.
+    var refused: [(serials: ClosedRange<Int>, error: TrackingError)] = []
+
+    var readCursor = JournalPosition(segment: 1, offset: 0)
+    var checkpoint = JournalPosition(segment: 1, offset: 0)
+    var inFlight: [JournalPosition: Int] = [:]
+    /// Records durable, taken, and found lost since open (recovered records count as durable).
+    var durableRecords = 0
+    var takenRecords = 0
+    var lostRecords = 0
+    /// Records accepted and neither acknowledged, lost, nor refused.
+    var pending = 0
+    var readableSince: ContinuousClock.Instant?
+    var nextSequence: UInt64 = 0
+    var intakeClosed = false
+    var closed = false
+    /// The last disk error, until a write and `sync` succeed.
+    var diskError: TrackingError?
+    /// Damage met while running (read from disk, not at open).
+    var damage: [JournalRecoveryReport.Damage] = []
+
+    /// The batched-mode buffer is written out when it reaches this size even between commits.
+    static let bufferLimit = 256 * 1024
+
+    init(durability: Durability, maxBytes: Int, segmentBytes: Int) {
+        self.durability = durability
+        self.maxBytes = maxBytes
+        self.segmentBytes = segmentBytes
+    }
+
+    var isMemory: Bool { durability == .memory }
+    var isStrict: Bool { durability == .strict }
+
+    /// Bytes of the segments plus what waits to be written.
+    var totalBytes: Int { segments.reduce(0) { $0 + $1.size } + bufferBytes }
+    /// Records durable and not yet taken.
+    var readable: Int { durableRecords - takenRecords - lostRecords }
+    /// Records not yet taken (durable or not).
+    var untaken: Int { pending - inFlight.values.reduce(0, +) }
+
+    var active: Segment { segments[segments.count - 1] }
+
+    static func fileName(_ segment: UInt64) -> String {
+        let digits = String(segment)
+        return "segment-" + String(repeating: "0", count: max(0, 12 - digits.count)) + digits + ".log"
+    }
+
+    static func segmentNumber(_ name: String) -> UInt64? {
+        guard name.hasPrefix("segment-"), name.hasSuffix(".log"), name.count == 24 else { return nil }
+        return UInt64(name.dropFirst(8).dropLast(4))
+    }
+
+    private func index(of number: UInt64) -> Int? { segments.firstIndex { $0.number == number } }
+
+    // MARK: Appending
+
+    /// Takes a record into the buffer; returns its serial and, when `assigningSequence`, the sequence
+    /// number written into the event's id (bytes 9..<17 of an ``EventCodec`` payload).
+    mutating func append(_ payload: inout [UInt8], assigningSequence: Bool) throws(TrackingError) -> (serial: Int, sequence: UInt64) {
+        guard !intakeClosed else { throw .shutDown }
+        // Batched: while the disk fails, what is accepted could not be made durable; refuse instead.
+        if case .batched = durability, let diskError { throw diskError }
+        let size = payload.count + RecordFrame.headerSize
+        guard totalBytes + size <= maxBytes else { throw .queueFull }
+        guard payload.count <= RecordFrame.maximumPayload else {
+            throw .journal("an event of \(payload.count) bytes is larger than the journal takes (\(RecordFrame.maximumPayload))")
+        }
+        var number: UInt64 = 0
+        if assigningSequence {
+            nextSequence += 1
+            number = nextSequence
+            for index in 0..<8 { payload[9 + index] = UInt8(truncatingIfNeeded: number >> UInt64(index * 8)) }
+        }
+        lastSerial += 1
+        buffer.append((lastSerial, payload))
+        bufferBytes += size
+        pending += 1
+        return (lastSerial, number)
+    }
+
+    /// Whether an appender should write out now rather than wait for the next commit.
+    var flushDue: Bool { isStrict || bufferBytes >= Self.bufferLimit }
+
+    /// Whether every record up to `serial` is durable; throws the error that refused it.
+    func durability(of serial: Int) throws(TrackingError) -> Bool {
+        if let refusal = refused.last(where: { $0.serials.contains(serial) }) { throw refusal.error }
+        return serial <= durableSerial
+    }
+
+    // MARK: Writing
+
+    /// What one flush does: cut back a segment after a failure, write records to one segment, `sync`.
+    struct FlushPlan {
+        var rollback: (segment: UInt64, size: Int)?
+        /// The segment written to, and whether the write creates it (the bytes then start with its header).
+        var segment: UInt64
+        var base: Int
+        var bytes: [UInt8]
+        var records: [(serial: Int, payload: [UInt8])]
+        /// Segments with bytes not yet durable, oldest first; `sync` each (empty in memory).
+        var sync: [UInt64]
+    }
+
+    /// The next flush: frames what is buffered for where it will stand (a segment that is full, or was
+    /// cut off after a failure, is sealed and the next one started), and lists what to `sync`.
+    /// nil when there is nothing to write or make durable.
+    mutating func planFlush() -> FlushPlan? {
+        precondition(!flushing, "flushes are serialised by the journal")
+        if segments.isEmpty || active.sealed || (active.exists && active.size >= segmentBytes) {
+            if !segments.isEmpty { segments[segments.count - 1].sealed = true }
+            segments.append(Segment(number: (segments.last?.number ?? 0) + 1))
+        }
+        let rollback = segments.first(where: \.needsRollback).map { (segment: $0.number, size: $0.synced) }
+        let toSync = isMemory ? [] : segments.filter { $0.exists && $0.synced < $0.size }.map(\.number)
+        guard !buffer.isEmpty || !toSync.isEmpty || rollback != nil else {
+            // Nothing waits for the disk: whatever failed before has nothing left to fail.
+            diskError = nil
+            return nil
+        }
+        let target = active
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(bufferBytes + RecordFrame.segmentHeaderSize)
+        if !target.exists { bytes += RecordFrame.segmentHeader }
+        let base = target.exists ? target.size : 0
+        for record in buffer { RecordFrame.append(record.payload, segment: target.number, offset: base + bytes.count, to: &bytes) }
+        let records = buffer
+        buffer.removeAll(keepingCapacity: true)
+        bufferBytes = 0
+        flushing = true
+        var sync = toSync
+        if !isMemory, !records.isEmpty, !sync.contains(target.number) { sync.append(target.number) }
+        return FlushPlan(rollback: rollback, segment: target.number, base: base, bytes: bytes, records: records, sync: sync)
+    }
+
+    /// What the I/O of a flush did.
+    struct FlushOutcome {
+        /// The rollback's result, if there was one.
+        var rollbackFailed: TrackingError?
+        /// nil: every byte was written.
+        var writeFailed: TrackingError?
+        /// Whether the file was cut back to `base` after a failed write (rollback succeeded).
+        var writeRolledBack = true
+        /// Segments synced, in the plan's order, up to the first failure.
+        var synced: [UInt64] = []
+        var syncFailed: (segment: UInt64, error: TrackingError, rolledBack: Bool)?
+    }
+
+    /// Applies a flush's outcome. Returns the error to throw to whoever asked for the flush.
+    mutating func flushCompleted(_ plan: FlushPlan, _ outcome: FlushOutcome) -> TrackingError? {
+        flushing = false
+        if let rollback = plan.rollback, let at = index(of: rollback.segment) {
+            // Cut back, or (when even that failed) left with junk past `size` that no one reads or
+            // writes again; recovery reports it.
+            segments[at].needsRollback = false
+            if outcome.rollbackFailed != nil { segments[at].sealed = true }
+        }
+        guard let at = index(of: plan.segment) else { return outcome.writeFailed }
+        var failure: TrackingError?
+        var failedRecords: [(serial: Int, payload: [UInt8])] = []
+        segments[at].exists = true   // even a failed write may have created it
+        if let error = outcome.writeFailed {
+            failure = error
+            failedRecords = plan.records
+            // Not written to again: the next flush starts a new segment.
+            segments[at].sealed = true
+            segments[at].needsRollback = !outcome.writeRolledBack
+        } else {
+            segments[at].size = plan.base + plan.bytes.count
+            segments[at].records += plan.records.count
+            if isMemory {
+                durableRecords += plan.records.count
+                segments[at].synced = segments[at].size
+                segments[at].syncedRecords = segments[at].records
+            } else {
+                for record in plan.records { unsynced.append((plan.segment, record.serial, record.payload)) }
+            }
+        }
+        for number in outcome.synced {
+            guard let synced = index(of: number) else { continue }
+            durableRecords += segments[synced].records - segments[synced].syncedRecords
+            segments[synced].synced = segments[synced].size
+            segments[synced].syncedRecords = segments[synced].records
+            unsynced.removeAll { $0.segment == number }
+        }
+        if let syncFailure = outcome.syncFailed, let bad = index(of: syncFailure.segment) {
+            // After a failed fsync the system may have dropped the written pages: what was written since
+            // the last good sync is unknown. Cut it off (or leave it past `size` if even that fails), seal
+            // the segment, and write those records again elsewhere.
+            failure = failure ?? syncFailure.error
+            let lost = unsynced.filter { $0.segment == syncFailure.segment }
+            unsynced.removeAll { $0.segment == syncFailure.segment }
+            failedRecords = lost.map { ($0.serial, $0.payload) } + failedRecords
+            segments[bad].records = segments[bad].syncedRecords
+            segments[bad].size = segments[bad].synced
+            segments[bad].sealed = true
+            segments[bad].needsRollback = !syncFailure.rolledBack
+        }
+        if let failure {
+            diskError = failure
+            settleFailed(failedRecords, failure)
+        } else {
+            // A rollback that failed left junk past the end of a sealed segment, which nothing reads (recovery
+            // reports it); the write itself went through, so the disk works again.
+            diskError = nil
+            // Everything before the oldest record still buffered (appended during this flush) is durable.
+            durableSerial = max(durableSerial, (buffer.first?.serial ?? lastSerial + 1) - 1)
+        }
+        markReadable()
+        return failure
+    }
+
+    /// Records whose write or `sync` failed: batched, they go back to be written again (they were
+    /// accepted); strict, they are refused to the callers waiting for them (who get the error).
+    private mutating func settleFailed(_ records: [(serial: Int, payload: [UInt8])], _ error: TrackingError) {
+        guard !records.isEmpty else { return }
+        if isStrict {
+            let serials = records.map(\.serial)
+            refused.append((serials.min()!...serials.max()!, error))
+            if refused.count > 64 { refused.removeFirst(refused.count - 64) }
+            pending -= records.count
+        } else {
+            buffer = records.sorted { $0.serial < $1.serial } + buffer
+            bufferBytes = buffer.reduce(0) { $0 + $1.payload.count + RecordFrame.headerSize }
+        }
+    }
+
+    private mutating func markReadable() {
+        if readableSince == nil, readable > 0 { readableSince = .now }
+    }
+
+    // MARK: Reading
+
+    /// Where the reader reads next: a stretch of one segment's durable bytes.
+    struct ReadPlan {
+        var segment: UInt64
+        var format: RecordFrame.Format
+        var offset: Int
+        var end: Int
+        var maxCount: Int
+        var maxBytes: Int
+    }
+
+    /// The next read, if a batch is due: a full batch is readable, the oldest readable record has waited
+    /// `interval`, or `force`. Moves the reader to the next segment when it has passed the end of one
+    /// that is complete.
+    mutating func planTake(maxCount: Int, maxBytes: Int, interval: Duration, force: Bool) -> ReadPlan? {
+        guard readable > 0 else { readableSince = nil; return nil }
+        if !force, readable < maxCount, let since = readableSince, since.duration(to: .now) < interval { return nil }
+        while let at = index(of: readCursor.segment) {
+            let segment = segments[at]
+            let from = max(readCursor.offset, segment.format == .version2 ? RecordFrame.segmentHeaderSize : 0)
+            if from < segment.synced {
+                return ReadPlan(segment: segment.number, format: segment.format, offset: from,
+                                end: segment.synced, maxCount: maxCount, maxBytes: maxBytes)
+            }
+            accountMissing(at)
+            // Move on only past a segment that will get no more records, and only to one that exists.
+            guard segment.sealed, segment.synced == segment.size, at + 1 < segments.count, segments[at + 1].exists else { return nil }
+            readCursor = JournalPosition(segment: segments[at + 1].number, offset: 0)
+        }
+        return nil
+    }
+
+    /// Records of a segment that the reader has passed without reading: they were in damage it
+    /// reported. Counted as lost (once).
+    private mutating func accountMissing(_ at: Int) {
+        let missing = segments[at].syncedRecords - segments[at].readRecords - segments[at].lostRecords
+        guard missing > 0 else { return }
+        segments[at].lostRecords += missing
+        lostRecords += missing
+        pending -= missing
+        if let last = damage.lastIndex(where: { $0.file == Self.fileName(segments[at].number) }) {
+            damage[last].lostEvents = (damage[last].lostEvents ?? 0) + missing
+        } else {
+            damage.append(.init(file: Self.fileName(segments[at].number), offset: segments[at].synced, bytesSkipped: 0,
+                                reason: "records missing from the durable part", lostEvents: missing))
+        }
+    }
+
+    /// What a read found: records with their offsets, damaged stretches, and where reading stopped.
+    struct ReadChunk {
+        var records: [(offset: Int, payload: ArraySlice<UInt8>)]
+        var damage: [RecordFrame.BadStretch]
+        /// The offset after the last record or stretch consumed.
+        var next: Int
+    }
+
+    /// Moves the reader past what a read found (records and damage); returns where the chunk started.
+    mutating func takeCompleted(_ plan: ReadPlan, chunk: ReadChunk) -> JournalPosition {
+        let start = readCursor
+        guard let at = index(of: plan.segment), readCursor.segment == plan.segment else { return start }
+        for stretch in chunk.damage {
+            damage.append(.init(file: Self.fileName(plan.segment), offset: stretch.offset, bytesSkipped: stretch.count,
+                                reason: "damaged while the journal was open: \(stretch.reason); moved to \(JournalQuarantine.fileName)"))
+        }
+        readCursor.offset = chunk.next
+        segments[at].readRecords += chunk.records.count
+        takenRecords += chunk.records.count
+        if readCursor.offset >= segments[at].synced { accountMissing(at) }
+        return start
+    }
+
+    /// Registers the records read since `start` as one batch out for delivery.
+    mutating func batchTaken(start: JournalPosition, payloads: [ArraySlice<UInt8>]) -> JournalBatch {
+        inFlight[start] = payloads.count
+        readableSince = readable > 0 ? .now : nil
+        return JournalBatch(start: start, payloads: payloads)
+    }
+
+    // MARK: Acknowledging
+
+    /// What an acknowledgement asks of the disk: record the new checkpoint, then delete the segments
+    /// wholly before it.
+    struct AcknowledgePlan {
+        var checkpoint: JournalPosition
+        var remove: [UInt64]
+    }
+
+    /// Forgets a delivered (or dead-lettered) batch. The checkpoint becomes the start of the oldest batch
+    /// still out, or the reader's place: always a place in a segment that exists.
+    mutating func acknowledge(_ batch: JournalBatch) -> AcknowledgePlan? {
+        guard let count = inFlight.removeValue(forKey: batch.start) else { return nil }
+        pending -= count
+        let newCheckpoint = inFlight.keys.min() ?? readCursor
+        guard newCheckpoint > checkpoint, index(of: newCheckpoint.segment).map({ segments[$0].exists }) == true else { return nil }
+        checkpoint = newCheckpoint
+        return AcknowledgePlan(checkpoint: newCheckpoint,
+                               remove: segments.filter { $0.number < newCheckpoint.segment }.map(\.number))
+    }
+
+    /// The segments of an acknowledgement are deleted.
+    mutating func removed(_ numbers: [UInt64]) {
+        segments.removeAll { numbers.contains($0.number) }
+    }
+}
+
+/// The checkpoint file's bytes: segment and offset (8 bytes each, little endian) and a CRC-32 of those 16.
+enum CheckpointFile {
+    static let name = "checkpoint"
+
+    static func encode(_ position: JournalPosition) -> [UInt8] {
+        var bytes = [UInt8]()
+        RecordFrame.putUInt64(position.segment, &bytes)
+        RecordFrame.putUInt64(UInt64(position.offset), &bytes)
+        RecordFrame.putUInt32(CRC32.checksum(bytes), &bytes)
+        return bytes
+    }
+
+    static func decode(_ bytes: [UInt8]) -> JournalPosition? {
+        guard bytes.count == 20, CRC32.checksum(bytes[0..<16]) == RecordFrame.readUInt32(bytes, 16) else { return nil }
+        let offset = RecordFrame.readUInt64(bytes, 8)
+        guard offset <= UInt64(Int.max) else { return nil }
+        return JournalPosition(segment: RecordFrame.readUInt64(bytes, 0), offset: Int(offset))
+    }
+}

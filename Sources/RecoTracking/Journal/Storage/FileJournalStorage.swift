@@ -1,0 +1,191 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// The journal's files in a directory, through POSIX calls: `write` (short writes returned as such),
+/// `fsync`, `ftruncate`, `rename`, `unlink`, and `flock` on `DIR/lock`.
+final class FileJournalStorage: JournalStorage, @unchecked Sendable {
+    let directory: URL
+    private let handles = Locked<[String: Int32]>([:])
+    private var lockDescriptor: Int32 = -1
+    private let lockState = NSLock()
+
+    init(directory: URL) { self.directory = directory }
+
+    var location: String { directory.path }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    func exists() -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    func lock(exclusive: Bool) throws(JournalStorageError) {
+        let path = path("lock")
+        let fd: Int32
+        if exclusive {
+            do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
+                throw JournalStorageError(kind: .failed, description: "cannot create \(directory.path): \(error.localizedDescription)")
+            }
+            fd = Self.openFile(path, O_RDWR | O_CREAT | O_CLOEXEC)
+        } else {
+            // A read-only look creates nothing: without a lock file no tracker has the directory open.
+            fd = Self.openFile(path, O_RDONLY | O_CLOEXEC)
+            if fd < 0, errno == ENOENT { return }
+        }
+        guard fd >= 0 else { throw Self.failure("open", path) }
+        guard flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0 else {
+            closeDescriptor(fd)
+            throw .inUse(directory.path)
+        }
+        lockState.withLock { lockDescriptor = fd }
+    }
+
+    func list() throws(JournalStorageError) -> [String] {
+        do { return try FileManager.default.contentsOfDirectory(atPath: directory.path) } catch {
+            throw JournalStorageError(kind: .failed, description: "cannot list \(directory.path): \(error.localizedDescription)")
+        }
+    }
+
+    func size(_ name: String) throws(JournalStorageError) -> Int? {
+        var info = stat()
+        guard stat(path(name), &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw Self.failure("stat", path(name))
+        }
+        return Int(info.st_size)
+    }
+
+    /// An open descriptor for the file; `create` makes it (and syncs the directory so its name is durable).
+    private func handle(_ name: String, create: Bool) throws(JournalStorageError) -> Int32 {
+        if let fd = handles.withLock({ $0[name] }) { return fd }
+        let path = path(name)
+        var fd = Self.openFile(path, O_RDWR | O_APPEND | O_CLOEXEC)
+        if fd < 0, errno == ENOENT, create {
+            fd = Self.openFile(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC)
+            if fd >= 0 { syncDirectory() }
+        }
+        guard fd >= 0 else { throw Self.failure("open", path) }
+        return handles.withLock { open in
+            if let existing = open[name] { closeDescriptor(fd); return existing }
+            open[name] = fd
+            return fd
+        }
+    }
+
+    func read(_ name: String, offset: Int, count: Int) throws(JournalStorageError) -> [UInt8] {
+        guard count > 0 else { return [] }
+        let fd = try handle(name, create: false)
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw Self.failure("read", path(name))
+            }
+            if got == 0 { break }
+            done += got
+        }
+        if done < count { bytes.removeLast(count - done) }
+        return bytes
+    }
+
+    func append(_ name: String, _ bytes: ArraySlice<UInt8>) throws(JournalStorageError) -> Int {
+        let fd = try handle(name, create: true)
+        var done = 0
+        while done < bytes.count {
+            let wrote = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if wrote < 0 {
+                if errno == EINTR { continue }
+                throw Self.failure("write", path(name))
+            }
+            if wrote == 0 { break }
+            done += wrote
+        }
+        return done
+    }
+
+    func sync(_ name: String) throws(JournalStorageError) {
+        let fd = try handle(name, create: false)
+        guard fsync(fd) == 0 else { throw Self.failure("fsync", path(name)) }
+    }
+
+    func truncate(_ name: String, to size: Int) throws(JournalStorageError) {
+        let fd = try handle(name, create: false)
+        guard ftruncate(fd, off_t(size)) == 0 else { throw Self.failure("truncate", path(name)) }
+        guard fsync(fd) == 0 else { throw Self.failure("fsync", path(name)) }
+    }
+
+    func replace(_ name: String, with bytes: [UInt8], durable: Bool) throws(JournalStorageError) {
+        let temporary = path(name + ".new")
+        let fd = Self.openFile(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.failure("open", temporary) }
+        defer { closeDescriptor(fd) }
+        let wrote = bytes.withUnsafeBytes { write(fd, $0.baseAddress!, bytes.count) }
+        guard wrote == bytes.count else {
+            let failure = wrote < 0 ? Self.failure("write", temporary)
+                : JournalStorageError(kind: .noSpace, description: "cannot write \(temporary): short write")
+            unlink(temporary)
+            throw failure
+        }
+        if durable { guard fsync(fd) == 0 else { throw Self.failure("fsync", temporary) } }
+        guard rename(temporary, path(name)) == 0 else { throw Self.failure("rename", temporary) }
+        // The old file's descriptor (if one was open) now names the replaced file.
+        if let old = handles.withLock({ $0.removeValue(forKey: name) }) { closeDescriptor(old) }
+        if durable { syncDirectory() }
+    }
+
+    func remove(_ name: String) throws(JournalStorageError) {
+        if let fd = handles.withLock({ $0.removeValue(forKey: name) }) { closeDescriptor(fd) }
+        guard unlink(path(name)) == 0 || errno == ENOENT else { throw Self.failure("unlink", path(name)) }
+    }
+
+    /// Makes a new or renamed file's name durable (a file's `fsync` does not cover its directory entry).
+    private func syncDirectory() {
+        let fd = Self.openFile(directory.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        closeDescriptor(fd)
+    }
+
+    func close() {
+        for fd in handles.withLock({ open -> [Int32] in defer { open.removeAll() }; return Array(open.values) }) {
+            closeDescriptor(fd)
+        }
+        lockState.withLock {
+            guard lockDescriptor >= 0 else { return }
+            // Unlock before closing: a child forked by another thread may still share this descriptor
+            // until its exec, and the lock would outlive our close (a flaky "in use by another process").
+            _ = flock(lockDescriptor, LOCK_UN)
+            closeDescriptor(lockDescriptor)
+            lockDescriptor = -1
+        }
+    }
+
+    private static func openFile(_ path: String, _ flags: Int32) -> Int32 {
+        #if canImport(Glibc)
+        Glibc.open(path, flags, 0o644)
+        #else
+        Darwin.open(path, flags, 0o644)
+        #endif
+    }
+
+    private static func failure(_ call: String, _ path: String) -> JournalStorageError {
+        let code = errno
+        let kind: JournalStorageError.Kind = code == ENOSPC || code == EDQUOT ? .noSpace : .failed
+        return JournalStorageError(kind: kind, description: "cannot \(call) \(path): \(String(cString: strerror(code)))")
+    }
+}
+
+func closeDescriptor(_ fd: Int32) {
+    #if canImport(Glibc)
+    _ = Glibc.close(fd)
+    #else
+    _ = Darwin.close(fd)
+    #endif
+}

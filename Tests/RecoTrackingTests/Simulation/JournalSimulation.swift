@@ -1,0 +1,346 @@
+import Foundation
+@testable import RecoTracking
+import RecoKit
+
+/// One seeded schedule of journal work over a ``FaultyStorage``: appends (strict or batched), commits,
+/// takes, acknowledgements, dead letters, clean restarts, process crashes and power losses, with faults
+/// injected at any storage call and bits flipped in written data. After every step it checks the
+/// journal's invariants against a model of what was promised; at the end it drains the journal and
+/// checks that every promised event was delivered or dead-lettered, or is accounted for by damage.
+///
+/// A failure is a `Violation` naming the seed and the step; `JournalSimulation(seed:).run()` replays it.
+struct JournalSimulation {
+    struct Violation: Error, CustomStringConvertible {
+        var seed: UInt64
+        var step: Int
+        var message: String
+        var log: [String]
+        var description: String {
+            "seed \(seed), step \(step): \(message)\nreplay: RECOKIT_SIMULATION_SEED=\(seed) swift test --filter JournalSimulationTests\n"
+                + "last steps:\n" + log.suffix(Int(ProcessInfo.processInfo.environment["RECOKIT_SIMULATION_LOG"] ?? "25") ?? 25).joined(separator: "\n")
+        }
+    }
+
+    /// A deliberate defect, to show the checks catch one.
+    enum Sabotage { case none, deleteOldestSegmentOnRestart }
+
+    let seed: UInt64
+    private let sabotage: Sabotage
+    private var random: SeededRandom
+    private let durability: Durability
+    private let segmentBytes: Int
+    private let steps: Int
+    private var storage: FaultyStorage
+    private var journal: Journal
+    private var deadLetters: DeadLetterStore
+    private var log: [String] = []
+    private var step = 0
+
+    // The model.
+    private var nextId: UInt64 = 0
+    private var appended: Set<UInt64> = []
+    /// Accepted in batched mode, not yet covered by a successful commit.
+    private var buffered: Set<UInt64> = []
+    /// Durable by the journal's word: `makeDurable`/`commit` returned.
+    private var promised: Set<UInt64> = []
+    private var delivered: Set<UInt64> = []
+    private var deadLettered: Set<UInt64> = []
+    private var inFlight: [JournalBatch] = []
+    /// Bits flipped in segment files: each may cost the one record it lands in.
+    private var flips = 0
+    /// Records counted in a segment's durable part, by what determines them (cleared at every reopen).
+    private struct CountKey: Hashable { var segment: UInt64; var synced: Int; var size: Int }
+    private var counted: [CountKey: Int] = [:]
+    private var damageReported = 0
+
+    init(seed: UInt64, sabotage: Sabotage = .none) throws {
+        self.seed = seed
+        self.sabotage = sabotage
+        random = SeededRandom(seed: seed)
+        durability = Bool.random(using: &random) ? .strict : .batched(every: .seconds(3600))
+        segmentBytes = [600, 2048, 8192][Int.random(in: 0..<3, using: &random)]
+        steps = Int.random(in: 40...160, using: &random)
+        storage = FaultyStorage(seed: seed ^ 0xA5A5)
+        (journal, _) = try Journal.open(storage: storage, durability: durability, maxBytes: 1 << 30, segmentBytes: segmentBytes)
+        deadLetters = DeadLetterStore(storage: storage, durable: true)
+    }
+
+    private var isStrict: Bool { durability == .strict }
+
+    private func payload(_ id: UInt64) -> [UInt8] {
+        let product = "P-\(id)" + String(repeating: "x", count: Int(id % 7) * 9)
+        return EventCodec.encode(TrackedEvent(id: EventID(run: seed, sequence: id),
+                                              interaction: Interaction(kind: .click, instanceId: "rec_1", interactionId: "act_1",
+                                                                       productId: product, position: 1,
+                                                                       context: InteractionContext(userId: "u", sessionId: "s"),
+                                                                       occurred: Date(timeIntervalSince1970: 1_700_000_000))))
+    }
+
+    private func fail(_ message: String) -> Violation { Violation(seed: seed, step: step, message: message, log: log) }
+
+    mutating func run() throws(Violation) {
+        for index in 1...steps {
+            step = index
+            try perform(choose())
+            if ProcessInfo.processInfo.environment["RECOKIT_SIMULATION_VERBOSE"] != nil {
+                let state = journal.withState { $0 }
+                log.append("    state: " + state.segments.map { "#\($0.number) size \($0.size) synced \($0.synced) rec \($0.records)/\($0.syncedRecords) read \($0.readRecords)\($0.sealed ? " sealed" : "")\($0.needsRollback ? " rollback" : "")" }.joined(separator: ", ")
+                           + " | disk: " + storage.disk.files.sorted { $0.key < $1.key }.map { "\($0.key.suffix(6)) \($0.value.content.count)/\($0.value.durable.count)" }.joined(separator: ", ")
+                           + " | pending \(state.pending) buffer \(state.buffer.count) cursor \(state.readCursor)")
+            }
+            try checkInvariants()
+        }
+        try finish()
+    }
+
+    enum Action: String {
+        case append, commit, take, acknowledge, deadLetter, restart, crash, powerLoss, fault, flip
+    }
+
+    private mutating func choose() -> Action {
+        let weights: [(Action, Int)] = [(.append, 30), (.commit, 12), (.take, 16), (.acknowledge, 12), (.deadLetter, 3),
+                                        (.restart, 2), (.crash, 3), (.powerLoss, 2), (.fault, 8), (.flip, 2)]
+        var pick = Int.random(in: 0..<weights.reduce(0) { $0 + $1.1 }, using: &random)
+        for (action, weight) in weights {
+            if pick < weight { return action }
+            pick -= weight
+        }
+        return .append
+    }
+
+    private mutating func perform(_ action: Action) throws(Violation) {
+        switch action {
+        case .append: try appendSome()
+        case .commit:
+            let covered = buffered
+            do {
+                try journal.commit()
+                promised.formUnion(covered)
+                buffered.subtract(covered)
+                log.append("commit: ok")
+            } catch {
+                log.append("commit: \(error)")
+                try expectDiskError(after: "a failed commit")
+            }
+        case .take:
+            do {
+                guard let batch = try journal.take(maxCount: Int.random(in: 1...20, using: &random),
+                                                   maxBytes: Int.random(in: 200...8000, using: &random), interval: .zero, force: true) else {
+                    log.append("take: nothing")
+                    return
+                }
+                for payload in batch.payloads {
+                    guard let event = try? EventCodec.decode(payload) else { throw fail("take returned a payload that does not decode") }
+                    guard event.id.run == seed, appended.contains(event.id.sequence) else {
+                        throw fail("take returned an event that was never appended: \(event.id)")
+                    }
+                }
+                inFlight.append(batch)
+                log.append("take: \(batch.payloads.count) from \(batch.start)")
+            } catch let violation as Violation {
+                throw violation
+            } catch {
+                log.append("take: \(error)")
+            }
+        case .acknowledge:
+            guard !inFlight.isEmpty else { return }
+            let batch = inFlight.remove(at: Int.random(in: 0..<inFlight.count, using: &random))
+            delivered.formUnion(ids(batch))
+            let failure = journal.acknowledge(batch)
+            log.append("acknowledge \(batch.start): \(failure.map { "\($0)" } ?? "ok")")
+        case .deadLetter:
+            guard !inFlight.isEmpty else { return }
+            let index = Int.random(in: 0..<inFlight.count, using: &random)
+            let batch = inFlight[index]
+            do {
+                try deadLetters.add(batch.payloads.map { ($0, "refused in simulation") }, at: Date(timeIntervalSince1970: 1_700_000_000))
+                inFlight.remove(at: index)
+                deadLettered.formUnion(ids(batch))
+                journal.acknowledge(batch)
+                log.append("dead-letter \(batch.start): ok")
+            } catch {
+                log.append("dead-letter \(batch.start): \(error) (batch stays out)")
+            }
+        case .restart:
+            let failure = journal.close()
+            if failure == nil { promised.formUnion(buffered); buffered = [] }
+            log.append("restart (clean close: \(failure.map { "\($0)" } ?? "ok"))")
+            try reopen(SimulatedDisk(files: storage.disk.files))
+        case .crash:
+            log.append("crash (process killed)")
+            try reopen(storage.disk.afterProcessCrash())
+        case .powerLoss:
+            log.append("power loss")
+            var lossRandom = SeededRandom(seed: random.next())
+            try reopen(storage.disk.afterPowerLoss(&lossRandom))
+        case .fault:
+            let operation = Bool.random(using: &random) ? nil : FaultyStorage.Operation.allCases.randomElement(using: &random)
+            let fault: FaultyStorage.Fault = [.error(.noSpace), .error(.failed), .shortWrite, .syncFailure, .crash]
+                .randomElement(using: &random)!
+            let countdown = Int.random(in: 0...6, using: &random)
+            let times = fault == .crash ? 1 : Int.random(in: 1...3, using: &random)
+            storage.arm(fault, on: operation, after: countdown, times: times)
+            log.append("arm \(fault) on \(operation?.rawValue ?? "any call") after \(countdown), \(times)x")
+        case .flip:
+            let segments = storage.disk.files.filter { JournalState.segmentNumber($0.key) != nil && !$0.value.content.isEmpty }
+            guard let (name, file) = segments.sorted(by: { $0.key < $1.key }).randomElement(using: &random) else { return }
+            let offset = Int.random(in: 0..<file.content.count, using: &random)
+            storage.flip(name, offset: offset, bit: Int.random(in: 0..<8, using: &random))
+            flips += 1
+            log.append("flip a bit of \(name) at \(offset)")
+        }
+        if storage.crashed {
+            log.append("the process died in that call")
+            try reopen(storage.disk.afterProcessCrash())
+        }
+    }
+
+    private mutating func appendSome() throws(Violation) {
+        let count = Int.random(in: 1...5, using: &random)
+        var accepted: [UInt64] = []
+        var last = 0
+        for _ in 0..<count {
+            nextId += 1
+            appended.insert(nextId)
+            do {
+                last = try journal.append(payload(nextId), assigningSequence: false).serial
+                accepted.append(nextId)
+            } catch {
+                log.append("append \(nextId): \(error)")
+                if !isStrict, !error.isQueueFull, error != .shutDown { try expectDiskError(after: "a refused append") }
+                break
+            }
+        }
+        guard !accepted.isEmpty else { return }
+        if isStrict {
+            do {
+                try journal.makeDurable(upTo: last)
+                promised.formUnion(accepted)
+                log.append("append strict \(accepted.first!)...\(accepted.last!): durable")
+            } catch {
+                log.append("append strict \(accepted.first!)...\(accepted.last!): \(error)")
+                try expectDiskError(after: "a failed strict append")
+            }
+        } else {
+            buffered.formUnion(accepted)
+            log.append("append batched \(accepted.first!)...\(accepted.last!)")
+        }
+    }
+
+    private func ids(_ batch: JournalBatch) -> [UInt64] {
+        batch.payloads.compactMap { try? EventCodec.decode($0).id.sequence }
+    }
+
+    /// Invariant 2: a disk error reaches the caller and stays in the statistics until a flush succeeds.
+    private func expectDiskError(after what: String) throws(Violation) {
+        if storage.crashed { return }
+        guard journal.diskError != nil else { throw fail("\(what) left no disk error in the journal's state") }
+    }
+
+    /// A new process: the journal opened again over what the disk holds.
+    private mutating func reopen(_ disk: SimulatedDisk) throws(Violation) {
+        damageReported += journal.damage.count
+        var disk = disk
+        if sabotage == .deleteOldestSegmentOnRestart, let oldest = disk.files.keys.filter({ JournalState.segmentNumber($0) != nil }).min() {
+            disk.files[oldest] = nil
+        }
+        storage = FaultyStorage(disk: disk, seed: random.next())
+        counted = [:]
+        inFlight = []
+        // Batched events not yet committed were in the dead process's memory: they may or may not be on disk.
+        buffered = []
+        do {
+            let report: JournalRecoveryReport
+            (journal, report) = try Journal.open(storage: storage, durability: durability, maxBytes: 1 << 30, segmentBytes: segmentBytes)
+            damageReported += report.damage.count
+            deadLetters = DeadLetterStore(storage: storage, durable: true)
+            log.append("reopened: \(report.pendingEvents) pending, \(report.damage.count) damaged stretches\(report.checkpointNote.map { ", note: \($0)" } ?? "")")
+        } catch {
+            throw fail("the journal did not open after a restart: \(error)")
+        }
+    }
+
+    private mutating func checkInvariants() throws(Violation) {
+        let state = journal.withState { $0 }
+        let files = storage.disk.files
+        // A record is readable only once durable: every segment's synced part is on disk as synced.
+        for segment in state.segments where segment.exists && segment.synced > 0 {
+            guard let file = files[JournalState.fileName(segment.number)] else {
+                throw fail("segment \(segment.number) holds \(segment.synced) durable bytes but its file is gone")
+            }
+            guard file.durable.count >= segment.synced else {
+                throw fail("segment \(segment.number): \(segment.synced) bytes counted durable, \(file.durable.count) synced on disk")
+            }
+            // The journal's count of a segment's records is what the file holds (until bits are flipped).
+            if flips == 0 {
+                let key = CountKey(segment: segment.number, synced: segment.synced, size: file.content.count)
+                let found = counted[key] ?? {
+                    let (format, start, _) = RecordFrame.format(of: file.content, segment: segment.number)
+                    var found = 0
+                    _ = RecordFrame.scan(Array(file.content.prefix(segment.synced)), segment: segment.number, from: start, format: format) { _, _ in found += 1 }
+                    return found
+                }()
+                counted[key] = found
+                guard found == segment.syncedRecords else {
+                    throw fail("segment \(segment.number): the journal counts \(segment.syncedRecords) durable records, the file holds \(found)")
+                }
+            }
+            // Invariant 2: after a failed write the file is cut back before anything else is written.
+            if !segment.needsRollback, !segment.sealed, file.content.count != segment.size {
+                throw fail("segment \(segment.number): the journal counts \(segment.size) bytes, the file has \(file.content.count)")
+            }
+        }
+        // Invariant 4: the checkpoint names a place that exists (or, after a power loss, an older one).
+        if let bytes = files[CheckpointFile.name]?.content, let checkpoint = CheckpointFile.decode(bytes) {
+            let numbers = files.keys.compactMap(JournalState.segmentNumber).sorted()
+            if let file = files[JournalState.fileName(checkpoint.segment)] {
+                guard checkpoint.offset <= file.content.count else {
+                    throw fail("the checkpoint names offset \(checkpoint.offset) of segment \(checkpoint.segment), which has \(file.content.count) bytes")
+                }
+            } else if let last = numbers.last, checkpoint.segment > last + 1 || (checkpoint.segment == last + 1 && checkpoint.offset > RecordFrame.segmentHeaderSize) {
+                throw fail("the checkpoint names segment \(checkpoint.segment) offset \(checkpoint.offset), beyond the last segment \(last)")
+            }
+        }
+        // Invariant 1, while running: what was promised and not settled is still counted pending.
+        let outstanding = promised.subtracting(delivered).subtracting(deadLettered).count
+        guard state.pending >= outstanding - flips else {
+            throw fail("\(outstanding) promised events are unsettled but the journal counts only \(state.pending) pending (\(flips) bits flipped)")
+        }
+    }
+
+    /// Faults off, a clean start, everything drained: each promised event was delivered or dead-lettered,
+    /// or lost only to a flipped bit that was reported as damage.
+    private mutating func finish() throws(Violation) {
+        storage.disarm()
+        step += 1
+        log.append("finish: crash and drain")
+        try reopen(storage.disk.afterProcessCrash())
+        storage.disarm()
+        var rounds = 0
+        while rounds < 100_000 {
+            rounds += 1
+            let batch: JournalBatch?
+            do { batch = try journal.take(maxCount: 500, maxBytes: 1 << 20, interval: .zero, force: true) } catch {
+                throw fail("draining failed: \(error)")
+            }
+            guard let batch else { break }
+            for payload in batch.payloads {
+                guard let event = try? EventCodec.decode(payload), appended.contains(event.id.sequence) else {
+                    throw fail("draining returned an event that was never appended")
+                }
+                delivered.insert(event.id.sequence)
+            }
+            journal.acknowledge(batch)
+        }
+        damageReported += journal.damage.count
+        guard journal.pendingCount == 0 else { throw fail("drained, yet \(journal.pendingCount) events are counted pending") }
+        let missing = promised.subtracting(delivered).subtracting(deadLettered)
+        guard missing.count <= flips else {
+            throw fail("\(missing.count) promised events were never delivered (\(flips) bits flipped): \(missing.sorted().prefix(10))")
+        }
+        if !missing.isEmpty, damageReported == 0 {
+            throw fail("\(missing.count) promised events are gone and no damage was reported")
+        }
+        _ = journal.close()
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import RecoTracking
+
+/// The journal under seeded random schedules of work and faults (``JournalSimulation``).
+///
+/// `swift test --filter JournalSimulationTests` runs `RECOKIT_SIMULATION_SCHEDULES` schedules (2,000 by
+/// default) from `RECOKIT_SIMULATION_FIRST_SEED` (1 by default); `RECOKIT_SIMULATION_SEED=N` replays one.
+@Suite("Journal simulation: seeded schedules of work, crashes and disk faults")
+struct JournalSimulationTests {
+    static var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    @Test func everyScheduleKeepsEveryPromisedEvent() throws {
+        let seeds: [UInt64]
+        if let one = Self.environment["RECOKIT_SIMULATION_SEED"].flatMap(UInt64.init) {
+            seeds = [one]
+        } else {
+            let count = Self.environment["RECOKIT_SIMULATION_SCHEDULES"].flatMap(UInt64.init) ?? 2_000
+            let first = Self.environment["RECOKIT_SIMULATION_FIRST_SEED"].flatMap(UInt64.init) ?? 1
+            seeds = Array(first..<(first + count))
+        }
+        print("journal simulation: seeds \(seeds.first!)...\(seeds.last!) (\(seeds.count) schedules)")
+        var failures = 0
+        for seed in seeds {
+            do {
+                var simulation = try JournalSimulation(seed: seed)
+                try simulation.run()
+            } catch {
+                failures += 1
+                Issue.record("\(error)")
+                if failures >= 3 { break }
+            }
+        }
+        #expect(failures == 0)
+    }
+
+    /// The simulation can fail: a journal that forgets its checkpoint's rule is caught. (A check that
+    /// the checks bite: the model is handed a journal that deletes a segment it still needs.)
+    @Test func theChecksCatchALostSegment() throws {
+        var caught = 0
+        for seed in UInt64(1)...40 {
+            var simulation = try JournalSimulation(seed: seed, sabotage: .deleteOldestSegmentOnRestart)
+            do { try simulation.run() } catch { caught += 1 }
+        }
+        #expect(caught > 0, "deleting a segment the journal still needed went unnoticed in 40 schedules")
+    }
+}
