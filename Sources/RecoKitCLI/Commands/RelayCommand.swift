@@ -75,7 +75,8 @@ enum RelayCommand: Command {
         journal for the next run or --drain); 1 when some lines were malformed or invalid (every other
         line was journaled and delivered as far as the deadline allowed), or when the journal's disk
         failed (full, or an I/O error: the relay stops at once, names the error, and acknowledges no line
-        after it); 2 for a wrong command line.
+        after it), or when damage was found in the journal while running (`relay: journal damage: …`
+        names the file and byte range; only the damaged records are lost); 2 for a wrong command line.
         """
 
     static func run(_ words: [String]) async throws -> Int32 {
@@ -121,9 +122,13 @@ enum RelayCommand: Command {
         }
         let summary = await tracker.shutdown(deadline: .milliseconds(Int64(deadlineSeconds * 1000)))
         var line = "relay: \(summary), malformed \(malformed)"
-        if let lastError = tracker.statistics.lastError, summary.pending > 0 { line += "; last error: \(lastError)" }
+        let statistics = tracker.statistics
+        if let lastError = statistics.lastError, summary.pending > 0 { line += "; last error: \(lastError)" }
         Console.error(line)
-        return malformed > 0 ? 1 : 0
+        // Damage met while running and a disk error are failures of the run, whatever else went well.
+        for damage in statistics.damage { Console.error("relay: journal damage: \(damage)") }
+        if let diskError = statistics.diskError { Console.error("relay: disk error: \(diskError)") }
+        return malformed > 0 || !statistics.damage.isEmpty || statistics.diskError != nil ? 1 : 0
     }
 
     /// Where acknowledgements go: stdout, or the file `--acks` names (created, or appended to).

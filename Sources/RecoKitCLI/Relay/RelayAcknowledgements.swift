@@ -33,6 +33,9 @@ final class RelayAcknowledgements: @unchecked Sendable {
     // Guarded by `lock`.
     private var waiting: [Entry] = []
     // Guarded by `writing`.
+    /// The first commit error: from then on nothing more is acknowledged (a journal may have refused
+    /// the records of the lines that waited, so a later successful commit does not cover them).
+    private var failure: TrackingError?
     private var acceptedEvents = 0
     private var reported = 0
     private var lastReport = ContinuousClock.now
@@ -47,13 +50,17 @@ final class RelayAcknowledgements: @unchecked Sendable {
     var hasWaiting: Bool { lock.withLock { !waiting.isEmpty } }
 
     /// Commits the tracker, then writes every entry queued before the commit began.
-    /// - Throws: the commit's error; nothing is written then.
+    /// - Throws: the commit's error; nothing is written then, nor ever after (every later call throws it).
     func commitAndWrite(_ tracker: Tracker) throws(TrackingError) {
         writing.lock()
         defer { writing.unlock() }
+        if let failure { throw failure }
         let count = lock.withLock { waiting.count }
         guard count > 0 else { return }
-        try tracker.commit()
+        do { try tracker.commit() } catch {
+            failure = error
+            throw error
+        }
         let entries = lock.withLock { () -> [Entry] in
             let entries = Array(waiting.prefix(count))
             waiting.removeFirst(count)
