@@ -30,6 +30,10 @@ extension IntegrationSuite {
             #expect(stderr.contains("accepted 2498\n"))
             #expect(stderr.contains("relay: delivered 2497, pending 0, dead-lettered 1, malformed 2"))
             #expect(Set(try await server.received().map(\.product)).count == 2497)
+            // One acknowledgement per line: 2,498 taken (BAD-9 too: the vendor refuses it later), 2 refused.
+            #expect(relay.acknowledged.count == 2498)
+            #expect(relay.refused.keys.sorted() == [3, 7])
+            #expect(relay.refused[7] == "invalid interaction: a click needs a non-empty userId")
 
             let journal = try RelayProcess(["journal", directory.path])
             #expect(journal.wait() == 0)
@@ -44,6 +48,63 @@ extension IntegrationSuite {
             #expect(drain.wait() == 0)
             #expect(drain.stderr.contains("relay: delivered 1, pending 0, dead-lettered 0"))
             #expect(try await server.received().contains { $0.product == "BAD-9" })
+        }
+
+        /// Each line is acknowledged on stdout once durable, in order, by a timer: a burst followed by
+        /// silence (stdin still open) is acknowledged without a next line.
+        @Test(arguments: ["strict", "batched"])
+        func aBurstFollowedBySilenceIsAcknowledgedLineByLine(durability: String) async throws {
+            let server = try ScriptedServer()
+            let directory = Fixtures.temporaryDirectory()
+            defer {
+                server.stop()
+                try? FileManager.default.removeItem(at: directory)
+            }
+            let relay = try RelayProcess(["relay", "--journal", directory.path, "--vendor", "segmentify", "--endpoint",
+                                          server.base.absoluteString, "--api-key", "k", "--durability", durability, "--deadline", "20"])
+            let click = #"{"name":"INTERACTION","type":"click","instanceId":"scn_1","interactionId":"318-KZ11","userId":"u1","sessionId":"s1"}"#
+            relay.feed([
+                #"{"type":"click","instanceId":"rec_pdp_1","productId":"P-1","userId":"u1","sessionId":"s1"}"#,  // 1
+                #"{"type":"click","#,                                                                               // 2: malformed
+                "",                                                                                                  // 3: blank, no answer
+                #"{"type":"click","instanceId":"rec_pdp_1","productId":"P-4","userId":"u1","sessionId":"s1"}"#,  // 4
+                "[" + click + "," + click.replacingOccurrences(of: "318-KZ11", with: "557-TR02") + "]",              // 5: two events
+                #"{"type":"click","instanceId":"rec_pdp_1","productId":"P-6","userId":"u1"}"#,                      // 6: invalid
+            ], keepOpen: true)
+            let answered = await relay.waitUntil { $0.answeredCount == 5 }
+            #expect(answered, "acknowledgements so far: \(relay.stdout)")
+            #expect(relay.process.isRunning, "acknowledged while stdin is still open")
+            let acknowledged = relay.acknowledged
+            #expect(acknowledged.keys.sorted() == [1, 4, 5])
+            #expect(acknowledged.values.map(\.count).sorted() == [1, 1, 2])
+            #expect(relay.refused[2]?.hasPrefix("invalid JSON") == true, "\(relay.refused)")
+            #expect(relay.refused[6] == "invalid interaction: a click needs a non-empty sessionId")
+            let order = relay.stdout.split(separator: "\n").compactMap { line -> Int? in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["line"] as? Int
+            }
+            #expect(order == [1, 2, 4, 5, 6], "in input order")
+            relay.closeInput()
+            #expect(relay.wait() == 1)
+            #expect(Set(try await server.received().map(\.id)) == Set(acknowledged.values.flatMap { $0 }))
+        }
+
+        @Test func acknowledgementsGoToTheAcksFileWhenOneIsNamed() async throws {
+            let server = try ScriptedServer()
+            let directory = Fixtures.temporaryDirectory()
+            defer {
+                server.stop()
+                try? FileManager.default.removeItem(at: directory)
+            }
+            let acks = directory.appendingPathComponent("acks.jsonl")
+            let relay = try RelayProcess(["relay", "--journal", directory.appendingPathComponent("journal").path, "--vendor", "reteno",
+                                          "--endpoint", server.base.absoluteString, "--api-key", "k", "--acks", acks.path])
+            relay.feed((1...3).map { #"{"type":"click","recomVariantId":"r1107v1482","productId":"P-\#($0)"}"# })
+            #expect(relay.wait() == 0)
+            #expect(relay.stdout.isEmpty)
+            let lines = try String(contentsOf: acks, encoding: .utf8).split(separator: "\n")
+            #expect(lines.count == 3)
+            #expect(lines.allSatisfy { $0.hasPrefix("{\"line\":") && $0.contains("\"ids\":[\"") }, "\(lines)")
+            #expect(lines.first?.hasPrefix("{\"line\":1,") == true)
         }
 
         @Test func segmentifyEventObjectsAndArraysAreRelayedWholeOrNotAtAll() async throws {

@@ -2,65 +2,155 @@ import Foundation
 import Testing
 import RecoKit
 
-
 extension IntegrationSuite {
-    /// Real processes: `recokit relay` killed with SIGKILL at random moments (while appending, while
-    /// sending, while draining), then restarted with `--drain`. Every event a relay reported as accepted
-    /// must reach the server.
-    @Suite("Crash recovery: SIGKILL the relay at random moments", .serialized)
+    /// Real processes: `recokit relay` SIGKILLed at 24 moments of four kinds (appending; right after a
+    /// drain emptied the journal; during a vendor outage; during delivery), each kind confirmed from what
+    /// the child acknowledged and what the server saw at the kill. Every line a relay acknowledged must
+    /// reach the server. Seeded: the seed is printed, `RECOKIT_CRASH_SEED=N` replays its choices.
+    @Suite("Crash recovery: SIGKILL the relay at 24 moments", .serialized)
     struct RelayCrashTests {
+        enum Moment: String, CaseIterable {
+            case appending, afterDrain = "right after a drain emptied the journal", outage = "during an outage", delivery = "during delivery"
+        }
+
+        /// SplitMix64: the schedule's choices, replayable from the seed.
+        struct ScheduleRandom: RandomNumberGenerator {
+            var state: UInt64
+            mutating func next() -> UInt64 {
+                state &+= 0x9E37_79B9_7F4A_7C15
+                var z = state
+                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+                return z ^ (z >> 31)
+            }
+        }
+
         static func line(round: Int, number: Int) -> String {
             #"{"type":"click","instanceId":"rec_pdp_1","productId":"R\#(round)-\#(number)","position":\#(number % 12 + 1),"#
                 + #""userId":"-897541074991628287","sessionId":"-2739101928374651","lang":"TR","pageUrl":"https://www.shop.example/"}"#
         }
 
-        @Test func everyAcceptedEventSurvivesTwentyFourKills() async throws {
+        static func lines(round: Int, count: Int) -> [String] { (1...count).map { line(round: round, number: $0) } }
+
+        static func seed() -> UInt64 {
+            if let text = ProcessInfo.processInfo.environment["RECOKIT_CRASH_SEED"], let seed = UInt64(text) { return seed }
+            return UInt64.random(in: 1...UInt64.max)
+        }
+
+        @Test func everyAcknowledgedLineSurvivesSIGKILLAtTwentyFourMoments() async throws {
+            let seed = Self.seed()
+            print("RelayCrashTests seed \(seed) (replay: RECOKIT_CRASH_SEED=\(seed) swift test --filter everyAcknowledgedLineSurvives)")
+            var random = ScheduleRandom(state: seed)
             let server = try ScriptedServer()
             let directory = Fixtures.temporaryDirectory()
             defer {
                 server.stop()
                 try? FileManager.default.removeItem(at: directory)
             }
-            // Some slow and failing replies so that kills also land while requests are in flight.
-            try await server.script((0..<40).map { $0 % 3 == 0 ? ["delay": 0.05] : $0 % 5 == 0 ? ["status": 503] : [:] })
-            var generator = SystemRandomNumberGenerator()
-            let common = ["--journal", directory.path, "--vendor", "segmentify", "--endpoint", server.base.absoluteString,
+            let common = ["relay", "--journal", directory.path, "--vendor", "segmentify", "--endpoint", server.base.absoluteString,
                           "--api-key", "test-key", "--origin", "www.shop.example"]
-            var acceptedByRound: [Int: Int] = [:]
-            var kills = 0
-            for round in 1...6 {
-                let durability = round % 2 == 0 ? "strict" : "batched"
-                let relay = try RelayProcess(["relay"] + common + ["--durability", durability])
-                relay.feed((1...20_000).map { Self.line(round: round, number: $0) })
-                try await Task.sleep(for: .milliseconds(Int.random(in: 150...1200, using: &generator)))
-                relay.kill()
-                kills += 1
-                acceptedByRound[round] = relay.accepted
-                for _ in 0..<3 {
-                    let drain = try RelayProcess(["relay"] + common + ["--drain", "--deadline", "2"])
-                    try await Task.sleep(for: .milliseconds(Int.random(in: 10...250, using: &generator)))
-                    drain.kill()
-                    kills += 1
+            let schedule = (0..<24).map { Moment.allCases[$0 % 4] }.shuffled(using: &random)
+            var acknowledged: [String: (product: String, round: Int)] = [:]
+            var confirmed: [Moment: Int] = [:]
+            var notes: [String] = []
+
+            for (round, moment) in schedule.enumerated() {
+                let durability = random.next() % 2 == 0 ? "strict" : "batched"
+                let relay: RelayProcess
+                var isMoment = false
+                switch moment {
+                case .appending:
+                    // Lines stream in; the kill comes after a random number of acknowledgements, before the last.
+                    try await server.configure(down: false, delay: 0)
+                    let total = 20_000
+                    let target = Int.random(in: 100...3000, using: &random)
+                    relay = try RelayProcess(common + ["--durability", durability])
+                    relay.feed(Self.lines(round: round, count: total))
+                    _ = await relay.waitUntil { $0.acknowledged.count >= target }
+                    relay.kill()
+                    isMoment = relay.acknowledged.count >= target && relay.acknowledged.count < total
+                case .afterDrain:
+                    // A drain empties the journal; then, the vendor down, a relay takes a few lines and is killed.
+                    try await server.configure(down: false, delay: 0)
+                    let drain = try RelayProcess(common + ["--drain", "--deadline", "30"])
+                    let emptied = drain.wait() == 0 && drain.stderr.contains("pending 0")
+                    try await server.configure(down: true)
+                    let downBefore = try await server.log().filter { $0 == "down" }.count
+                    let count = Int.random(in: 5...60, using: &random)
+                    relay = try RelayProcess(common + ["--durability", durability])
+                    relay.feed(Self.lines(round: round, count: count), keepOpen: true)
+                    let taken = await relay.waitUntil { $0.acknowledged.count == count }
+                    let tried = await waitForDownRequests(server, after: downBefore)
+                    relay.kill()
+                    isMoment = emptied && taken && tried
+                    if !emptied { notes.append("round \(round): the drain before did not empty the journal: \(drain.stderr)") }
+                case .outage:
+                    try await server.configure(down: true)
+                    let downBefore = try await server.log().filter { $0 == "down" }.count
+                    let storedBefore = try await server.received().count
+                    let count = Int.random(in: 50...3000, using: &random)
+                    relay = try RelayProcess(common + ["--durability", durability])
+                    relay.feed(Self.lines(round: round, count: count), keepOpen: true)
+                    let taken = await relay.waitUntil { $0.acknowledged.count == count }
+                    let tried = await waitForDownRequests(server, after: downBefore)
+                    relay.kill()
+                    let storedAfter = try await server.received().count
+                    isMoment = taken && tried && storedAfter == storedBefore
+                case .delivery:
+                    // Slow replies keep requests in flight; the kill comes once the server stored some of this round's events.
+                    try await server.configure(down: false, delay: 0.15)
+                    let count = Int.random(in: 1000...5000, using: &random)
+                    relay = try RelayProcess(common + ["--durability", durability])
+                    relay.feed(Self.lines(round: round, count: count), keepOpen: true)
+                    let prefix = "R\(round)-"
+                    let started = await waitUntil { (try? await server.received().contains { $0.product.hasPrefix(prefix) }) ?? false }
+                    relay.kill()
+                    let stored = Set(try await server.received().filter { $0.product.hasPrefix(prefix) }.map(\.id))
+                    let roundIds = Set(relay.acknowledged.values.flatMap { $0 })
+                    isMoment = started && !stored.isEmpty && !roundIds.isSubset(of: stored)
                 }
+                for (number, ids) in relay.acknowledged {
+                    for id in ids { acknowledged[id] = ("R\(round)-\(number)", round) }
+                }
+                if isMoment { confirmed[moment, default: 0] += 1 } else { notes.append("round \(round): not confirmed as \(moment.rawValue)") }
+                print("RelayCrashTests round \(round): \(moment.rawValue), \(durability), \(relay.acknowledged.count) lines acknowledged, confirmed \(isMoment)")
             }
-            let last = try RelayProcess(["relay"] + common + ["--drain", "--deadline", "60"])
+
+            try await server.configure(down: false, delay: 0)
+            let last = try RelayProcess(common + ["--drain", "--deadline", "60"])
             #expect(last.wait() == 0)
             #expect(last.stderr.contains("pending 0"), "final drain: \(last.stderr)")
-            #expect(kills >= 20)
-            #expect(acceptedByRound.values.contains { $0 >= 1000 }, "no relay got far enough to report progress: \(acceptedByRound)")
+            for moment in Moment.allCases {
+                #expect(confirmed[moment, default: 0] >= 5, "kills \(moment.rawValue): \(confirmed[moment, default: 0]) of 6 confirmed; \(notes)")
+            }
+            #expect(confirmed.values.reduce(0, +) >= 20, "confirmed kills: \(confirmed); \(notes)")
 
             let received = try await server.received()
-            let byProduct = Dictionary(grouping: received, by: \.product)
-            for (round, accepted) in acceptedByRound.sorted(by: { $0.key < $1.key }) where accepted > 0 {
-                let missing = (1...accepted).filter { byProduct["R\(round)-\($0)"] == nil }
-                #expect(missing.isEmpty, "round \(round): \(missing.count) of \(accepted) accepted events never arrived")
+            let byId = Dictionary(grouping: received, by: \.id)
+            var missingByRound: [Int: [String]] = [:]
+            for (id, line) in acknowledged where byId[id] == nil { missingByRound[line.round, default: []].append(line.product) }
+            for (round, missing) in missingByRound.sorted(by: { $0.key < $1.key }) {
+                Issue.record("seed \(seed), round \(round) (\(schedule[round].rawValue)): \(missing.count) acknowledged lines never arrived, e.g. \(missing.sorted().prefix(5))")
             }
-            // Duplicates (re-sent after a kill) carry the same id as the original.
-            for (product, copies) in byProduct where Set(copies.map(\.id)).count != 1 {
-                Issue.record("\(product) arrived under several ids: \(Set(copies.map(\.id)))")
+            // Duplicates (re-sent after a kill) carry the same id and the same event.
+            for (id, copies) in byId where Set(copies.map(\.product)).count != 1 {
+                Issue.record("id \(id) arrived for several products: \(Set(copies.map(\.product)))")
             }
-            let inspection = try RelayProcess(["journal", directory.path])
-            #expect(inspection.wait() == 0)
+            for (id, line) in acknowledged { if let copy = byId[id]?.first, copy.product != line.product { Issue.record("\(id): \(copy.product) ≠ \(line.product)") } }
+        }
+
+        /// Waits (at most 15 s) until the server has refused a connection since `count` refusals.
+        func waitForDownRequests(_ server: ScriptedServer, after count: Int) async -> Bool {
+            await waitUntil { ((try? await server.log().filter { $0 == "down" }.count) ?? 0) > count }
+        }
+
+        func waitUntil(limit: Duration = .seconds(15), _ condition: () async -> Bool) async -> Bool {
+            let end = ContinuousClock.now + limit
+            while ContinuousClock.now < end {
+                if await condition() { return true }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            return await condition()
         }
     }
 }

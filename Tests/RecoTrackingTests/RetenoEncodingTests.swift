@@ -55,6 +55,19 @@ struct RetenoEncodingTests {
         #expect(body[path: "events"]?[0]?["impressions"] == nil)
     }
 
+    /// Reteno's refusals keep its own reply in the reason; a 4xx about the content (409 with a code of its
+    /// own) refuses the batch (bisected) instead of pausing the destination; 401 stays a setup fault.
+    @Test func refusalsKeepTheVendorsOwnMessage() {
+        let destination = RetenoDestination(accessKey: "k")
+        func verdict(_ status: Int, _ body: String) -> String {
+            destination.verdict(for: TrackingReply(status: status, body: Data(body.utf8)), eventCount: 3, now: occurred).description
+        }
+        #expect(verdict(400, #"{"errorCode":"INVALID_PRODUCT","message":"productId 240-LV09 unknown"}"#)
+                == #"rejected: HTTP 400: {"errorCode":"INVALID_PRODUCT","message":"productId 240-LV09 unknown"}"#)
+        #expect(verdict(409, #"{"errorCode":"DUPLICATE_EVENT"}"#) == #"rejected: HTTP 409: {"errorCode":"DUPLICATE_EVENT"}"#)
+        #expect(verdict(401, #"{"errorCode":"BAD_KEY"}"#) == #"misconfigured: HTTP 401: {"errorCode":"BAD_KEY"}"#)
+    }
+
     @Test func eventsOlderThanADayAreScreenedWithAReason() {
         let destination = RetenoDestination(accessKey: "k")
         let old = event(.impression, "r1107v1482", "240-LV09", 1)

@@ -12,7 +12,8 @@ struct RetryTableTests {
         (200, "delivered"), (202, "delivered"), (204, "delivered"),
         (408, "retry"), (429, "retry"), (500, "retry"), (502, "retry"), (503, "retry"), (504, "retry"), (599, "retry"),
         (501, "misconfigured"), (505, "misconfigured"), (401, "misconfigured"), (403, "misconfigured"), (404, "misconfigured"),
-        (400, "rejected"), (422, "rejected"), (413, "too large"),
+        (405, "misconfigured"), (407, "misconfigured"),
+        (400, "rejected"), (422, "rejected"), (409, "rejected"), (410, "rejected"), (415, "rejected"), (413, "too large"),
     ]
 
     @Test(arguments: statuses)
@@ -33,16 +34,17 @@ struct RetryTableTests {
         #expect(DeliveryVerdict.standard(for: reply, now: Self.now) == .retry(after: expected))
     }
 
-    /// attempt → ceiling with 0.5 s initial and 60 s maximum.
+    /// attempt → ceiling with 0.5 s initial and 60 s maximum (the default maximum is 2 s).
     static let ceilings: [(Int, Duration)] = [(1, .milliseconds(500)), (2, .seconds(1)), (3, .seconds(2)), (4, .seconds(4)),
                                               (5, .seconds(8)), (7, .seconds(32)), (8, .seconds(60)), (30, .seconds(60))]
 
     @Test(arguments: ceilings)
     func backoffDoublesUpToTheMaximum(attempt: Int, ceiling: Duration) {
-        let policy = RetryPolicy()
+        let policy = RetryPolicy(maximumDelay: .seconds(60))
         #expect(policy.ceiling(attempt: attempt) == ceiling)
-        #expect(policy.delay(attempt: attempt, retryAfter: nil, jitter: 0) == .zero)
-        #expect(policy.delay(attempt: attempt, retryAfter: nil, jitter: 0.5) == ceiling / 2)
+        #expect(policy.delay(attempt: attempt, retryAfter: nil, jitter: 0) == ceiling / 2)
+        #expect(policy.delay(attempt: attempt, retryAfter: nil, jitter: 0.5) == ceiling * 0.75)
+        #expect(policy.delay(attempt: attempt, retryAfter: nil, jitter: 1) == ceiling)
         #expect(policy.delay(attempt: attempt, retryAfter: .seconds(90), jitter: 0.5) == .seconds(90))
         #expect(policy.delay(attempt: attempt, retryAfter: .milliseconds(1), jitter: 0.999) >= .milliseconds(1))
     }
@@ -67,9 +69,10 @@ struct RetryTableTests {
     @Test func theEngineSleepsTheScheduleOnTheInjectedClock() async throws {
         let (clock, transport, tracker) = try await run([Self.reply(503), .networkError, Self.reply(429, retryAfter: "7"),
                                                          Self.reply(502), Self.reply(408), Self.reply(200)])
-        // Jitter fixed at 0.5: half of 0.5, 1, 2, 4, 8 s; the third floored by Retry-After 7 s.
+        // Jitter fixed at 0.5: three quarters of 0.5, 1, 2, 2, 2 s (the ceiling stops at the 2 s maximum);
+        // the third floored by Retry-After 7 s.
         #expect(clock.sleeps.map { $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000 }
-                == [250, 500, 7000, 2000, 4000])
+                == [375, 750, 7000, 1500, 1500])
         #expect(transport.requests.count == 6)
         let statistics = tracker.statistics
         #expect(statistics.delivered == 1)
@@ -96,8 +99,17 @@ struct RetryTableTests {
         default:
             #expect(statistics.retried == 1)
             #expect(statistics.delivered == 1)
-            #expect(clock.sleeps == [.milliseconds(250)])
+            #expect(clock.sleeps == [.milliseconds(375)])
         }
+        _ = await tracker.shutdown(deadline: .zero)
+    }
+
+    /// Every dead letter of a vendor's refusal keeps what the vendor said.
+    @Test(arguments: [(400, "HTTP 400: product P-1 is retired"),
+                      (413, "HTTP 413: the event alone is larger than counting accepts (counting said: product P-1 is retired)")])
+    func aDeadLetterKeepsTheVendorsOwnReply(status: Int, reason: String) async throws {
+        let (_, _, tracker) = try await run([.reply(TrackingReply(status: status, body: Data("product P-1 is retired".utf8)))])
+        #expect(try tracker.deadLetters().map(\.reason) == [reason])
         _ = await tracker.shutdown(deadline: .zero)
     }
 

@@ -100,6 +100,15 @@ struct SegmentifyEncodingTests {
         #expect(verdict(200, #"{"statusCode":"NO_DOMAIN_APIKEY_MATCH"}"#).hasPrefix("misconfigured: Segmentify NO_DOMAIN_APIKEY_MATCH"))
         #expect(verdict(403, #"{"statusCode":"NO_ACCOUNT"}"#).hasPrefix("misconfigured"))
         #expect(verdict(200, #"{"statusCode":"SOMETHING_NEW"}"#).hasPrefix("misconfigured"))
+        // A 4xx about the request's content with a code RecoKit does not know refuses the batch (bisected),
+        // and the vendor's own reply is in the reason; a 401/403 with one is still a setup fault.
+        #expect(verdict(400, #"{"statusCode":"PRODUCT_LIMIT","message":"too many products"}"#)
+                == #"rejected: Segmentify PRODUCT_LIMIT, a code RecoKit does not know, refused the batch (HTTP 400: {"statusCode":"PRODUCT_LIMIT","message":"too many products"})"#)
+        #expect(verdict(422, #"{"statusCode":"SOMETHING_NEW"}"#).hasPrefix("rejected: Segmentify SOMETHING_NEW"))
+        #expect(verdict(401, #"{"statusCode":"SOMETHING_NEW"}"#).hasPrefix("misconfigured: Segmentify answered unknown statusCode SOMETHING_NEW"))
+        // Known codes keep the vendor's message too.
+        #expect(verdict(400, #"{"statusCode":"BAD_INPUT","message":"events[3].type is missing"}"#)
+                == #"rejected: Segmentify BAD_INPUT: the body is not a valid JSON array of events (HTTP 400: {"statusCode":"BAD_INPUT","message":"events[3].type is missing"})"#)
         #expect(verdict(503, #"{"statusCode":"NO_ACCOUNT"}"#) == "retry")
     }
 

@@ -135,9 +135,31 @@ extension IntegrationSuite {
                 let letters = try JournalDirectory.inspect(directory).deadLetters
                 #expect(letters.map(\.event.id.description) == [ids["BAD-42"]!])
                 #expect(letters.first?.reason.contains("BAD_INPUT") == true)
+                #expect(letters.first?.reason.contains(#"HTTP 400: {"statusCode": "BAD_INPUT"}"#) == true, "the vendor's own reply")
                 // Bisection: the refused halves hold 100, 50, 25, 13, 6, 3, 2 and 1 events.
                 let refusals = try await server.log().filter { $0 == "400-bad" }.count
                 #expect(refusals == 8)
+            }
+        }
+
+        /// A 400 whose body carries a `statusCode` Segmentify's destination does not know used to pause the
+        /// whole destination as misconfigured (retrying every 60 s): one bad event stalled everything.
+        @Test func anUnknownCodeIn400IsBisectedAndTheCulpritDeadLetteredWithTheVendorsMessage() async throws {
+            try await withServer { server, directory in
+                try await server.configure(bad: ["BAD-42"], badCode: "PRODUCT_RETIRED", badMessage: "product BAD-42 is retired")
+                let tracker = try tracker(server, directory: directory, flushInterval: .seconds(3600))
+                let ids = try await trackClicks(tracker, count: 100, bad: [42])
+                try tracker.flush()
+                await tracker.waitUntilDelivered(limit: .seconds(30))
+                let summary = await tracker.shutdown(deadline: .seconds(5))
+                #expect(summary == ShutdownSummary(delivered: 99, pending: 0, deadLettered: 1))
+                #expect(tracker.statistics.configurationFaults == 0)
+                try await expectAllArrived(ids, at: server, except: ["BAD-42"])
+                let letters = try JournalDirectory.inspect(directory).deadLetters
+                #expect(letters.map(\.event.id.description) == [ids["BAD-42"]!])
+                let reason = letters.first?.reason ?? ""
+                #expect(reason.contains("PRODUCT_RETIRED") && reason.contains("product BAD-42 is retired"), "\(reason)")
+                #expect(try await server.log().filter { $0 == "400-bad" }.count == 8)
             }
         }
 

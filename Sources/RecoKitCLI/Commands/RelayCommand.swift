@@ -7,22 +7,33 @@ import RecoVendors
 /// vendor; `--drain` delivers what the journal holds and exits.
 ///
 /// Each line is one JSON object in the format of ``Interaction/init(jsonLine:now:)``, or, with
-/// `--vendor segmentify`, a Segmentify event object or array of them (see ``RelayLine``). Progress goes to
-/// stderr: `accepted N` after every 1,000 accepted events (and every quarter second while events
-/// trickle in) and at the end of input, each printed only once those events are durable in the
-/// journal, then a summary line. A malformed or invalid line is
-/// reported with its line number and skipped.
+/// `--vendor segmentify`, a Segmentify event object or array of them (see ``RelayLine``). Every line gets
+/// one acknowledgement on stdout (or in the `--acks` file), written once the line is durable in the
+/// journal (see ``RelayAcknowledgements``): `{"line":N,"ids":[…]}` or `{"line":N,"refused":"…"}`.
+/// Progress goes to stderr: `accepted N` after every 1,000 acknowledged events, every quarter second
+/// while events trickle in, and at the end of input, then a summary line.
 enum RelayCommand: Command {
     static let name = "relay"
     static let summary = "Journal interactions from stdin (JSON lines) and deliver them to a vendor"
     static let usage = """
         Usage: recokit relay --journal DIR --vendor segmentify|reteno --endpoint URL [--api-key KEY]
-                             [--origin DOMAIN] [--durability strict|batched] [--deadline SECONDS] [--drain]
+                             [--origin DOMAIN] [--durability strict|batched] [--deadline SECONDS]
+                             [--acks FILE] [--drain]
 
         Reads one interaction per line on stdin, journals it in DIR, and delivers it to the vendor at URL
         (a base URL: Segmentify's data center, or Reteno's API host; a local server can stand in).
-        Prints `accepted N` to stderr after every 1,000 accepted events, every quarter second while events
-        trickle in, and at the end of input (only once they are on disk), then
+
+        Acknowledgements (the contract): one JSON line per input line on stdout (or in --acks FILE), in
+        input order, written only once the line's events are durable in the journal (they survive a crash
+        of the relay or of the machine from then on), and at most 250 ms after that:
+          {"line":1,"ids":["3f9a1c2b7d4e5f60-1"]}              line 1 taken; its event ids (several for
+                                                               a Segmentify array), as sent to the vendor
+          {"line":2,"refused":"invalid JSON: …"}               line 2 not taken, and why
+        A blank line gets none. A line without an acknowledgement when the relay stops was not taken
+        for sure: send it again (a duplicate gets a new id). Lines read together share one commit.
+
+        Progress on stderr: `accepted N` after every 1,000 acknowledged events, every quarter second
+        while events trickle in, and at the end of input, then
         `relay: delivered D, pending P, dead-lettered X, malformed M`.
 
         Line format (one JSON object per line):
@@ -35,7 +46,8 @@ enum RelayCommand: Command {
         interactionId, productId, position, phase (before-search, search), occurred (ISO 8601 or epoch
         ms; default now), forcePush, userId, sessionId, lang, currency, pageUrl, region, testMode, os,
         device, params (object). Segmentify needs userId and sessionId; Reteno takes impressions and
-        clicks with a productId. A line that is not valid is reported with its number and skipped.
+        clicks with a productId. A line that is not valid is refused (acknowledged as refused and
+        reported on stderr with its number) and skipped.
 
         With --vendor segmentify a line may also be a Segmentify event object as apps send it, or a JSON
         array of them (the body of /add/events): PAGE_VIEW, PRODUCT_VIEW, BASKET_OPERATIONS, CHECKOUT,
@@ -52,17 +64,23 @@ enum RelayCommand: Command {
           --endpoint URL       the vendor's base URL
           --api-key KEY        Segmentify apiKey or Reteno access key (a real vendor needs it)
           --origin DOMAIN      Segmentify Origin header (default: the endpoint's host)
-          --durability MODE    strict (fsync per event) or batched (group commit, default)
+          --durability MODE    strict: the lines read together are committed (one fsync) and
+                               acknowledged at once; batched (default): a commit every 100 ms at
+                               most, fewer fsyncs when lines stream in
+          --acks FILE          write acknowledgements to FILE (appended) instead of stdout
           --deadline SECONDS   how long to keep delivering after the input ends (default 30)
           --drain              deliver what the journal holds without reading stdin, then exit
 
         Exit status: 0 when every line was accepted (events still pending at the deadline stay in the
         journal for the next run or --drain); 1 when some lines were malformed or invalid (every other
-        line was journaled and delivered as far as the deadline allowed); 2 for a wrong command line.
+        line was journaled and delivered as far as the deadline allowed), or when the journal's disk
+        failed (full, or an I/O error: the relay stops at once, names the error, and acknowledges no line
+        after it), or when damage was found in the journal while running (`relay: journal damage: …`
+        names the file and byte range; only the damaged records are lost); 2 for a wrong command line.
         """
 
     static func run(_ words: [String]) async throws -> Int32 {
-        let arguments = try Arguments(words, options: ["journal", "vendor", "endpoint", "api-key", "origin", "durability", "deadline"],
+        let arguments = try Arguments(words, options: ["journal", "vendor", "endpoint", "api-key", "origin", "durability", "deadline", "acks"],
                                       flags: ["drain"])
         guard let journal = arguments.value("journal") else { throw UsageError("--journal is required") }
         guard let endpointText = arguments.value("endpoint"), let endpoint = URL(string: endpointText), endpoint.scheme != nil else {
@@ -81,14 +99,17 @@ enum RelayCommand: Command {
         default:
             throw UsageError("--vendor must be segmentify or reteno")
         }
-        let durability: Durability
+        // The relay makes every commit itself (after each read when strict, every 100 ms when batched), so
+        // the tracker runs without a background commit, and a disk error always reaches the relay: it
+        // acknowledges nothing after one and exits non-zero.
+        let strict: Bool
         switch arguments.value("durability") ?? "batched" {
-        case "strict": durability = .strict
-        case "batched": durability = .batched
+        case "strict": strict = true
+        case "batched": strict = false
         case let other: throw UsageError("--durability must be strict or batched, not \(other)")
         }
         let deadlineSeconds = Double(arguments.value("deadline") ?? "30") ?? 30
-        var configuration = TrackerConfiguration(journal: URL(fileURLWithPath: journal), durability: durability)
+        var configuration = TrackerConfiguration(journal: URL(fileURLWithPath: journal), durability: .strict)
         configuration.flushInterval = .milliseconds(200)
         let tracker = try Tracker(destination: destination, configuration: configuration)
         if !tracker.recoveryReport.damage.isEmpty || tracker.recoveryReport.checkpointNote != nil {
@@ -96,69 +117,107 @@ enum RelayCommand: Command {
         }
         var malformed = 0
         if !arguments.flag("drain") {
-            malformed = try await relay(into: tracker, vendor: arguments.value("vendor") ?? "")
+            let acks = try RelayAcknowledgements(descriptor: acknowledgementDescriptor(arguments.value("acks")))
+            malformed = try await relay(into: tracker, vendor: arguments.value("vendor") ?? "", strict: strict, acks: acks)
         }
         let summary = await tracker.shutdown(deadline: .milliseconds(Int64(deadlineSeconds * 1000)))
         var line = "relay: \(summary), malformed \(malformed)"
-        if let lastError = tracker.statistics.lastError, summary.pending > 0 { line += "; last error: \(lastError)" }
+        let statistics = tracker.statistics
+        if let lastError = statistics.lastError, summary.pending > 0 { line += "; last error: \(lastError)" }
         Console.error(line)
-        return malformed > 0 ? 1 : 0
+        // Damage met while running and a disk error are failures of the run, whatever else went well.
+        for damage in statistics.damage { Console.error("relay: journal damage: \(damage)") }
+        if let diskError = statistics.diskError { Console.error("relay: disk error: \(diskError)") }
+        return malformed > 0 || !statistics.damage.isEmpty || statistics.diskError != nil ? 1 : 0
     }
 
-    /// Reads stdin to its end; returns how many lines were skipped.
-    private static func relay(into tracker: Tracker, vendor: String) async throws -> Int {
-        var accepted = 0
+    /// Where acknowledgements go: stdout, or the file `--acks` names (created, or appended to).
+    private static func acknowledgementDescriptor(_ path: String?) throws -> Int32 {
+        // A caller that stops reading acknowledgements must not kill the relay (the lines stay durable).
+        signal(SIGPIPE, SIG_IGN)
+        guard let path, path != "-" else { return 1 }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw UsageError("--acks \(path): cannot open: \(String(cString: strerror(errno)))") }
+        return descriptor
+    }
+
+    /// Reads stdin to its end; returns how many lines were refused.
+    ///
+    /// Takes every line that has arrived at once: journals their events without waiting for the disk,
+    /// then (strict) one commit for all of them, then their acknowledgements. In batched mode the
+    /// acknowledgement timer commits every 100 ms instead, so a fast stream pays fewer fsyncs. The timer
+    /// runs in both modes: a burst followed by silence is acknowledged without waiting for the next line.
+    private static func relay(into tracker: Tracker, vendor: String, strict: Bool, acks: RelayAcknowledgements) async throws -> Int {
+        let timerFailure = LockedError()
+        let timer = Task.detached {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(100))
+                do { try acks.commitAndWrite(tracker) } catch { timerFailure.set(error) }
+            }
+        }
+        defer { timer.cancel() }
+        let input = RelayInput()
         var malformed = 0
         var lineNumber = 0
         var waitingForRoom = false
-        var reported = 0
-        var lastReport = ContinuousClock.now
-        while let line = readLine(strippingNewline: true) {
-            lineNumber += 1
-            if line.allSatisfy(\.isWhitespace) { continue }
-            let interactions: [Interaction]
-            do {
-                interactions = try RelayLine.interactions(from: line, vendor: vendor)
-                // A line of several events is taken all or none: each is checked before any is journaled
-                // (a single event is checked by `track` itself).
-                if interactions.count > 1 {
-                    for interaction in interactions { try tracker.check(interaction) }
+        while let lines = await input.next() {
+            for line in lines {
+                lineNumber += 1
+                if line.allSatisfy(\.isWhitespace) { continue }
+                let interactions: [Interaction]
+                do {
+                    interactions = try RelayLine.interactions(from: line, vendor: vendor)
+                    // A line of several events is taken all or none: each is checked before any is journaled
+                    // (a single event is checked once, by the tracker as it journals it).
+                    if interactions.count > 1 {
+                        for interaction in interactions { try tracker.check(interaction) }
+                    }
+                } catch {
+                    malformed += 1
+                    Console.error("relay: line \(lineNumber): \(error), skipped")
+                    acks.add(.refused(line: lineNumber, reason: "\(error)"))
+                    continue
                 }
-            } catch {
-                malformed += 1
-                Console.error("relay: line \(lineNumber): \(error), skipped")
-                continue
-            }
-            tracking: for interaction in interactions {
-                while true {
-                    do {
-                        try tracker.track(interaction)
-                        accepted += 1
-                        break
-                    } catch where error.interactionError != nil {
-                        malformed += 1
-                        Console.error("relay: line \(lineNumber): \(error), skipped")
-                        break tracking
-                    } catch {
-                        // Backpressure: stdin can wait for delivery to make room. Anything else (the disk) ends the relay.
-                        guard error.isQueueFull else { throw error }
-                        if !waitingForRoom { Console.error("relay: the journal is full; waiting for delivery to make room") }
-                        waitingForRoom = true
-                        try await Task.sleep(for: .milliseconds(100))
+                var ids: [EventID] = []
+                tracking: for interaction in interactions {
+                    while true {
+                        do {
+                            ids.append(try tracker.trackUntilCommit(interaction))
+                            break
+                        } catch where error.interactionError != nil {
+                            malformed += 1
+                            Console.error("relay: line \(lineNumber): \(error), skipped")
+                            acks.add(.refused(line: lineNumber, reason: "\(error)"))
+                            break tracking
+                        } catch {
+                            // Backpressure: stdin can wait for delivery to make room. Anything else (the disk) ends the relay.
+                            guard error.isQueueFull else { throw error }
+                            if !waitingForRoom { Console.error("relay: the journal is full; waiting for delivery to make room") }
+                            waitingForRoom = true
+                            // Delivery takes only durable events: commit what waits before waiting.
+                            try acks.commitAndWrite(tracker)
+                            try tracker.commit()
+                            try await Task.sleep(for: .milliseconds(100))
+                        }
                     }
                 }
+                waitingForRoom = false
+                if ids.count == interactions.count { acks.add(.accepted(line: lineNumber, ids: ids)) }
             }
-            waitingForRoom = false
-            // Each time a thousand is passed, and every quarter second while events trickle in.
-            if accepted > reported, accepted / 1000 > reported / 1000 || lastReport.duration(to: .now) > .milliseconds(250) {
-                try tracker.commit()
-                Console.error("accepted \(accepted)")
-                reported = accepted
-                lastReport = .now
-            }
+            if let error = timerFailure.error { throw error }
+            if strict { try acks.commitAndWrite(tracker) }
         }
-        try tracker.commit()
-        Console.error("accepted \(accepted)")
+        try acks.commitAndWrite(tracker)
+        if let error = timerFailure.error { throw error }
+        acks.reportFinal()
         return malformed
     }
+}
+
+/// The first error the acknowledgement timer met (the disk), for the reading loop to end with.
+private final class LockedError: @unchecked Sendable {
+    private let lock = NSLock()
+    private var first: (any Error)?
+    var error: (any Error)? { lock.withLock { first } }
+    func set(_ error: any Error) { lock.withLock { if first == nil { first = error } } }
 }

@@ -29,8 +29,9 @@ public struct DeliveryVerdict: Sendable, Hashable, CustomStringConvertible {
     public static func misconfigured(reason: String) -> DeliveryVerdict { DeliveryVerdict(base: .misconfigured(reason: reason)) }
 
     /// The HTTP rules every vendor shares: 2xx delivered; network-like 408, 429 and 5xx (except 501 and
-    /// 505) retried with `Retry-After`; 413 too large; 400 and 422 rejected with the body as reason;
-    /// anything else (401, 403, 404, 501, 505…) misconfigured.
+    /// 505) retried with `Retry-After`; 413 too large; 401, 403, 404, 405 and 407 (the request cannot
+    /// reach the account), 501, 505 and anything not 4xx misconfigured; every other 4xx (400, 409, 422…)
+    /// rejected. Each reason holds the status and the vendor's body.
     public static func standard(for reply: TrackingReply, now: Date) -> DeliveryVerdict {
         switch reply.status {
         case 200..<300: return .delivered
@@ -38,7 +39,8 @@ public struct DeliveryVerdict: Sendable, Hashable, CustomStringConvertible {
         case 501, 505: return .misconfigured(reason: "HTTP \(reply.status): \(reply.bodyText())")
         case 500..<600: return .retry(after: reply.retryAfter(now: now))
         case 413: return .tooLarge
-        case 400, 422: return .rejected(reason: "HTTP \(reply.status): \(reply.bodyText())")
+        case 401, 403, 404, 405, 407: return .misconfigured(reason: "HTTP \(reply.status): \(reply.bodyText())")
+        case 400..<500: return .rejected(reason: "HTTP \(reply.status): \(reply.bodyText())")
         default: return .misconfigured(reason: "HTTP \(reply.status): \(reply.bodyText())")
         }
     }

@@ -1,18 +1,22 @@
-/// How long to wait before retrying: exponential backoff with full jitter, `Retry-After` as a floor.
+/// How long to wait before retrying: exponential backoff with jitter, `Retry-After` as a floor.
 ///
-/// Attempt n (1 for the first retry) waits a uniformly random time in
-/// `0 ..< min(maximumDelay, initialDelay × 2^(n−1))`, then at least the vendor's `Retry-After`.
+/// Attempt n (1 for the first retry) waits a uniformly random time in `c/2 ..< c`, where
+/// `c = min(maximumDelay, initialDelay × 2^(n−1))`, then at least the vendor's `Retry-After`.
+/// While a destination fails, one sender probes it with one small request after each such wait and the
+/// others hold their batches (see ``Tracker``), so ``maximumDelay`` bounds both the request rate
+/// during an outage and how long delivery takes to resume after it: 2 s by default.
 /// A misconfigured destination (wrong key, account or URL) waits ``configurationDelay`` between tries.
 public struct RetryPolicy: Sendable, Hashable {
     /// The ceiling of the first retry's wait.
     public var initialDelay: Duration
-    /// The largest ceiling.
+    /// The largest ceiling: the longest wait between two probes of a failing destination, and so the
+    /// longest delivery takes to resume once the vendor is back (plus one request).
     public var maximumDelay: Duration
     /// The wait after a configuration fault.
     public var configurationDelay: Duration
 
-    /// A policy; the defaults are 0.5 s, 60 s and 60 s.
-    public init(initialDelay: Duration = .milliseconds(500), maximumDelay: Duration = .seconds(60),
+    /// A policy; the defaults are 0.5 s, 2 s and 60 s.
+    public init(initialDelay: Duration = .milliseconds(500), maximumDelay: Duration = .seconds(2),
                 configurationDelay: Duration = .seconds(60)) {
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay
@@ -30,9 +34,10 @@ public struct RetryPolicy: Sendable, Hashable {
         return min(ceiling, maximumDelay)
     }
 
-    /// The wait before retry `attempt` (1-based), for a jitter in `0..<1` and the vendor's `Retry-After`.
+    /// The wait before retry `attempt` (1-based), for a jitter in `0..<1` and the vendor's `Retry-After`:
+    /// between half the ceiling (jitter 0) and the ceiling (jitter 1), never less than `Retry-After`.
     public func delay(attempt: Int, retryAfter: Duration?, jitter: Double) -> Duration {
-        let jittered = ceiling(attempt: attempt) * min(max(jitter, 0), 1)
+        let jittered = ceiling(attempt: attempt) * (0.5 + min(max(jitter, 0), 1) / 2)
         guard let retryAfter else { return jittered }
         return max(jittered, retryAfter)
     }

@@ -51,51 +51,63 @@ extension Tracker {
         return await send(sendable, deadLetters: &deadLetters)
     }
 
+    /// Sends `items` until every event is delivered or dead-lettered; false when cancelled before that.
+    ///
+    /// While the destination fails (see ``DeliveryGate``) this sender either holds the probe, and sends
+    /// only the first event as a small request, or waits for the sender that holds it.
     private func send(_ items: [(event: TrackedEvent, payload: ArraySlice<UInt8>)],
                       deadLetters: inout [(payload: ArraySlice<UInt8>, reason: String)]) async -> Bool {
-        var attempt = 0
-        while true {
-            guard await waitWhilePaused() else { return false }
-            let request = destination.request(for: items.map(\.event))
+        var remaining = items[...]
+        while !remaining.isEmpty {
+            guard let turn = await waitForTurn() else { return false }
+            let probing = turn != .send
+            let sending = probing ? remaining.prefix(1) : remaining
+            let request = destination.request(for: sending.map(\.event))
             let verdict: DeliveryVerdict
+            var replyText = ""
             do {
                 let reply = try await transport.send(request, timeout: configuration.requestTimeout)
-                verdict = destination.verdict(for: reply, eventCount: items.count, now: clock.now())
+                verdict = destination.verdict(for: reply, eventCount: sending.count, now: clock.now())
+                replyText = reply.bodyText()
             } catch {
-                if Task.isCancelled { return false }
+                if Task.isCancelled {
+                    if probing { control.withLock { $0.gate.abandonProbe() } }
+                    return false
+                }
                 counters.withLock { $0.lastError = "network: \(error.localizedDescription)" }
                 verdict = .retry()
             }
             switch verdict.base {
-            case .delivered:
-                counters.withLock { $0.delivered += items.count }
-                return true
             case .retry(let after):
-                attempt += 1
-                counters.withLock { $0.retried += items.count }
-                pause(for: configuration.retryPolicy.delay(attempt: attempt, retryAfter: after, jitter: clock.jitter()))
+                counters.withLock { $0.retried += sending.count }
+                failed(retryAfter: after, probing: probing)
+                continue
             case .misconfigured(let reason):
-                attempt += 1
                 counters.withLock {
-                    $0.retried += items.count
+                    $0.retried += sending.count
                     $0.configurationFaults += 1
                     $0.lastError = "\(destination.name) is misconfigured: \(reason)"
                 }
-                pause(for: configuration.retryPolicy.configurationDelay)
-            case .rejected(let reason):
-                if items.count == 1 {
-                    deadLetters.append((items[0].payload, reason))
-                    return true
-                }
-                return await sendHalves(items, deadLetters: &deadLetters)
-            case .tooLarge:
-                if items.count == 1 {
-                    deadLetters.append((items[0].payload, "HTTP 413: the event alone is larger than \(destination.name) accepts"))
-                    return true
-                }
-                return await sendHalves(items, deadLetters: &deadLetters)
+                failed(configurationFault: true, probing: probing)
+                continue
+            case .delivered, .rejected, .tooLarge:
+                // The vendor answered about the events: whatever the answer, it is up again.
+                control.withLock { $0.gate.answered() }
             }
+            switch verdict.base {
+            case .rejected(let reason) where sending.count == 1:
+                deadLetters.append((sending.first!.payload, reason))
+            case .tooLarge where sending.count == 1:
+                let said = replyText.isEmpty ? "" : " (\(destination.name) said: \(replyText))"
+                deadLetters.append((sending.first!.payload, "HTTP 413: the event alone is larger than \(destination.name) accepts\(said)"))
+            case .rejected, .tooLarge:
+                guard await sendHalves(Array(sending), deadLetters: &deadLetters) else { return false }
+            default:
+                counters.withLock { $0.delivered += sending.count }
+            }
+            remaining = remaining.dropFirst(sending.count)
         }
+        return true
     }
 
     /// Bisects a refused batch so the good events go through and each bad one is found.
@@ -106,21 +118,40 @@ extension Tracker {
         return await send(Array(items[half...]), deadLetters: &deadLetters)
     }
 
-    private func pause(for delay: Duration) {
-        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-        let until = clock.now().addingTimeInterval(seconds)
-        control.withLock { if until > $0.pausedUntil { $0.pausedUntil = until } }
+    /// Closes the gate (or moves its probe on) after a failed request.
+    private func failed(retryAfter: Duration? = nil, configurationFault: Bool = false, probing: Bool) {
+        let policy = configuration.retryPolicy
+        let jitter = clock.jitter()
+        let now = clock.now()
+        control.withLock { state in
+            let delay = configurationFault ? policy.configurationDelay
+                : policy.delay(attempt: state.gate.failures + 1, retryAfter: retryAfter, jitter: jitter)
+            state.gate.failed(now: now, delay: delay, wasProbe: probing)
+        }
     }
 
-    /// Waits while the destination is paused; false when cancelled.
-    private func waitWhilePaused() async -> Bool {
+    /// Waits until this sender may send: `.send` (the gate is open) or `.probe` (it holds the probe and
+    /// its time has come); nil when cancelled. Only the probing sender sleeps on the tracker's clock; the
+    /// others look again every 10 ms.
+    private func waitForTurn() async -> DeliveryGate.Turn? {
         while true {
-            if Task.isCancelled { return false }
-            let until = control.withLock { $0.pausedUntil }
-            let now = clock.now()
-            guard until > now else { return true }
-            let wait = until.timeIntervalSince(now)
-            do { try await clock.sleep(for: .milliseconds(Int64((wait * 1000).rounded(.up)))) } catch { return false }
+            if Task.isCancelled { return nil }
+            let turn = control.withLock { $0.gate.turn() }
+            switch turn {
+            case .send:
+                return .send
+            case .probe(let at):
+                let wait = at.timeIntervalSince(clock.now())
+                if wait > 0 {
+                    do { try await clock.sleep(for: .milliseconds(Int64((wait * 1000).rounded(.up)))) } catch {
+                        control.withLock { $0.gate.abandonProbe() }
+                        return nil
+                    }
+                }
+                return turn
+            case .wait:
+                do { try await Task.sleep(for: .milliseconds(10)) } catch { return nil }
+            }
         }
     }
 

@@ -30,7 +30,7 @@ public final class Tracker: Sendable {
     let control = Locked(Control())
 
     struct Control {
-        var pausedUntil = Date.distantPast
+        var gate = DeliveryGate()
         var forceFlush = false
         var draining = false
         var lastForcePush: ContinuousClock.Instant?
@@ -111,6 +111,37 @@ public final class Tracker: Sendable {
     ///   the journal is at its limit, ``TrackingError/shutDown`` after shutdown began.
     @discardableResult
     public func track(_ interaction: Interaction) throws(TrackingError) -> EventID {
+        let (id, serial) = try journalEvent(interaction)
+        if configuration.durability == .strict { try journal.makeDurable(upTo: serial) }
+        counters.withLock { $0.accepted += 1 }
+        if interaction.forcePush { try requestForcedFlush() }
+        return id
+    }
+
+    /// Validates and journals the interaction like ``track(_:)``, but returns without waiting for the
+    /// disk in any durability mode: the event is durable once the next ``commit()`` returns (or, in
+    /// `batched` mode, the next background commit). A caller that takes many events at once pays one
+    /// `fsync` for all of them, and acknowledges them only after that commit:
+    ///
+    /// ```swift
+    /// let ids = try lines.map { try tracker.trackUntilCommit($0) }
+    /// try tracker.commit()          // one fsync for every line
+    /// acknowledge(ids)              // now durable
+    /// ```
+    ///
+    /// `recokit relay` reads what stdin holds, journals it this way, commits once and then acknowledges.
+    /// - Throws: as ``track(_:)``.
+    @discardableResult
+    public func trackUntilCommit(_ interaction: Interaction) throws(TrackingError) -> EventID {
+        let (id, _) = try journalEvent(interaction)
+        counters.withLock { $0.accepted += 1 }
+        if interaction.forcePush { try requestForcedFlush() }
+        return id
+    }
+
+    /// Checks and appends one event (not yet made durable); its id and its serial in the journal (for
+    /// `makeDurable(upTo:)`).
+    private func journalEvent(_ interaction: Interaction) throws(TrackingError) -> (EventID, Int) {
         do {
             try check(interaction)
         } catch {
@@ -122,14 +153,11 @@ public final class Tracker: Sendable {
         do {
             appended = try journal.append(EventCodec.encode(id: EventID(run: run, sequence: 0), interaction: interaction),
                                           assigningSequence: true)
-            if configuration.durability == .strict { try journal.makeDurable(upTo: appended.serial) }
         } catch {
             if error.isQueueFull { counters.withLock { $0.refusedQueueFull += 1 } }
             throw error
         }
-        counters.withLock { $0.accepted += 1 }
-        if interaction.forcePush { try requestForcedFlush() }
-        return EventID(run: run, sequence: appended.sequence)
+        return (EventID(run: run, sequence: appended.sequence), appended.serial)
     }
 
     /// Tracks an interaction after checking it against the widget it names: the widget's instance id

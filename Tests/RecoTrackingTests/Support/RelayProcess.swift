@@ -1,18 +1,20 @@
 import Foundation
 
-/// A child `recokit relay` (or `recokit journal`) with its stdin fed from a thread and its stderr
-/// watched for `accepted N` lines.
+/// A child `recokit relay` (or `recokit journal`) with its stdin fed from a thread, its stderr watched
+/// for `accepted N` lines and its stdout for acknowledgements (`{"line":N,"ids":[…]}` or
+/// `{"line":N,"refused":"…"}`), each read as it comes.
 final class RelayProcess: @unchecked Sendable {
     let process = Process()
     private let input = Pipe()
     private let errors = Pipe()
     private let output = Pipe()
-    /// What the child wrote to stdout (read when it exits).
-    private(set) var stdout = ""
     private let lock = NSLock()
     private var highestAccepted = 0
     private var stderrText = ""
-    private let readerDone = DispatchSemaphore(value: 0)
+    private var stdoutText = ""
+    private var acceptedLines: [Int: [String]] = [:]
+    private var refusedLines: [Int: String] = [:]
+    private let readersDone = DispatchSemaphore(value: 0)
 
     /// The built `recokit` next to the test bundle in the build products folder.
     static var executable: URL {
@@ -34,7 +36,21 @@ final class RelayProcess: @unchecked Sendable {
         process.standardError = errors
         process.standardOutput = output
         try process.run()
-        let handle = errors.fileHandleForReading
+        readLines(errors.fileHandleForReading) { [self] line in
+            stderrText += line + "\n"
+            if line.hasPrefix("accepted "), let count = Int(line.dropFirst(9)) { highestAccepted = max(highestAccepted, count) }
+        }
+        readLines(output.fileHandleForReading) { [self] line in
+            stdoutText += line + "\n"
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let number = object["line"] as? Int else { return }
+            if let ids = object["ids"] as? [String] { acceptedLines[number] = ids }
+            if let reason = object["refused"] as? String { refusedLines[number] = reason }
+        }
+    }
+
+    /// Reads `handle` on a thread to its end, handing each line to `take` under the lock.
+    private func readLines(_ handle: FileHandle, _ take: @escaping @Sendable (String) -> Void) {
         Thread.detachNewThread { [self] in
             var pending = ""
             while true {
@@ -44,18 +60,16 @@ final class RelayProcess: @unchecked Sendable {
                 while let newline = pending.firstIndex(of: "\n") {
                     let line = String(pending[..<newline])
                     pending.removeSubrange(...newline)
-                    lock.withLock {
-                        stderrText += line + "\n"
-                        if line.hasPrefix("accepted "), let count = Int(line.dropFirst(9)) { highestAccepted = max(highestAccepted, count) }
-                    }
+                    lock.withLock { take(line) }
                 }
             }
-            readerDone.signal()
+            readersDone.signal()
         }
     }
 
-    /// Writes lines to stdin from a thread, stopping quietly when the child is gone; closes stdin at the end.
-    func feed(_ lines: [String]) {
+    /// Writes lines to stdin from a thread, stopping quietly when the child is gone; closes stdin at the
+    /// end unless `keepOpen` (then ``closeInput()`` does).
+    func feed(_ lines: [String], keepOpen: Bool = false) {
         let descriptor = input.fileHandleForWriting.fileDescriptor
         let handle = input.fileHandleForWriting
         Thread.detachNewThread {
@@ -67,25 +81,48 @@ final class RelayProcess: @unchecked Sendable {
                 if wrote <= 0 { break }
                 offset += wrote
             }
-            try? handle.close()
+            if !keepOpen { try? handle.close() }
         }
     }
+
+    /// Ends the child's input.
+    func closeInput() { try? input.fileHandleForWriting.close() }
 
     /// The highest `accepted N` printed so far.
     var accepted: Int { lock.withLock { highestAccepted } }
     var stderr: String { lock.withLock { stderrText } }
+    /// What the child wrote to stdout so far (all of it once ``wait()`` or ``kill()`` returned).
+    var stdout: String { lock.withLock { stdoutText } }
+    /// The acknowledged lines so far: line number → event ids.
+    var acknowledged: [Int: [String]] { lock.withLock { acceptedLines } }
+    /// The refused lines so far: line number → reason.
+    var refused: [Int: String] { lock.withLock { refusedLines } }
+    /// How many lines were acknowledged or refused so far.
+    var answeredCount: Int { lock.withLock { acceptedLines.count + refusedLines.count } }
+
+    /// Waits (polling, real time, at most `limit`) until `condition` holds or the child exits; whether it holds.
+    func waitUntil(limit: Duration = .seconds(30), _ condition: (RelayProcess) -> Bool) async -> Bool {
+        let end = ContinuousClock.now + limit
+        while ContinuousClock.now < end {
+            if condition(self) { return true }
+            if !process.isRunning { return condition(self) }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return condition(self)
+    }
 
     func kill() {
         Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        readerDone.wait()
+        readersDone.wait()
+        readersDone.wait()
     }
 
     /// Waits for the child to exit by itself; returns its status.
     func wait() -> Int32 {
-        stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        readerDone.wait()
+        readersDone.wait()
+        readersDone.wait()
         return process.terminationStatus
     }
 }

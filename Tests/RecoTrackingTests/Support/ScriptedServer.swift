@@ -55,8 +55,12 @@ final class ScriptedServer: @unchecked Sendable {
         _ = try await call("/_script", body: .array(steps.map { .object($0) }))
     }
 
-    func configure(bad: [String]? = nil, down: Bool? = nil) async throws {
+    func configure(bad: [String]? = nil, down: Bool? = nil, badCode: String? = nil, badMessage: String? = nil,
+                   delay: Double? = nil) async throws {
         var fields: [String: JSONValue] = [:]
+        if let delay { fields["delay"] = .number(JSONNumber(text: String(delay))!) }
+        if let badCode { fields["badCode"] = .string(badCode) }
+        if let badMessage { fields["badMessage"] = .string(badMessage) }
         if let bad { fields["bad"] = .array(bad.map { .string($0) }) }
         if let down { fields["down"] = .bool(down) }
         _ = try await call("/_config", body: .object(fields))

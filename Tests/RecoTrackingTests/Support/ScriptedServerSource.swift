@@ -5,7 +5,8 @@
 /// `{"delay":1.5}` (slow reply), `{"reset":true}` (connection reset, nothing stored),
 /// `{"storeThenReset":true}` (stored, then the reply is lost). With no step left it stores and answers
 /// 200 `{"statusCode":"SUCCESS"}`. `POST /_config` sets `bad` (product ids whose batches get 400
-/// `{"statusCode":"BAD_INPUT"}`) and `down` (reset every connection). `GET /_received` answers every
+/// `{"statusCode":"BAD_INPUT"}`, or the `badCode` and `badMessage` configured), `down` (reset every
+/// connection) and `delay` (seconds every events reply waits). `GET /_received` answers every
 /// stored event as `[id, product, kind, variant]` (for a Segmentify event other than INTERACTION:
 /// `[id, productId, name, step]`), and `GET /_log` the status of each request.
 enum ScriptedServerSource {
@@ -15,7 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 lock = threading.Lock()
 script = []
-config = {"bad": [], "down": False}
+config = {"bad": [], "down": False, "badCode": "BAD_INPUT", "badMessage": None, "delay": 0}
 events = []
 log = []
 
@@ -102,6 +103,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.reset()
         if "delay" in step:
             time.sleep(step["delay"])
+        elif config["delay"]:
+            time.sleep(config["delay"])
         status = step.get("status", 200)
         if status != 200:
             with lock:
@@ -118,7 +121,10 @@ class Handler(BaseHTTPRequestHandler):
         with lock:
             if any(e[1] in config["bad"] for e in flat):
                 log.append("400-bad")
-                return self.reply(400, {"statusCode": "BAD_INPUT"})
+                refusal = {"statusCode": config["badCode"]}
+                if config["badMessage"]:
+                    refusal["message"] = config["badMessage"]
+                return self.reply(400, refusal)
             events.extend(flat)
             log.append("200")
         if step.get("storeThenReset"):

@@ -66,7 +66,7 @@ public struct SegmentifyDestination: TrackingDestination {
         // Passing faults stay passing whatever the body says.
         if [408, 429].contains(reply.status) || (500..<600).contains(reply.status) { return standard }
         if let body = try? JSONValue(parsing: reply.body), let code = body["statusCode"]?.stringValue,
-           let verdict = SegmentifyReplyCode.verdict(code: code) {
+           let verdict = SegmentifyReplyCode.verdict(code: code, reply: reply) {
             return verdict
         }
         return standard

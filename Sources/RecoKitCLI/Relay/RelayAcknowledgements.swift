@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import RecoKit
+import RecoTracking
+
+/// What `recokit relay` tells its caller about each input line, one JSON object per line, in input order:
+///
+/// ```
+/// {"line":1,"ids":["3f9a1c2b7d4e5f60-1"]}            every event of line 1 is durable in the journal
+/// {"line":2,"ids":["3f9a1c2b7d4e5f60-2","3f9a1c2b7d4e5f60-3"]}
+/// {"line":3,"refused":"invalid JSON: … at line 1, column 12"}   line 3 was not taken
+/// ```
+///
+/// An acceptance is written only after a commit that covers the line's events has returned, so an
+/// acknowledged line survives a crash of the relay or the machine; it is written at most 250 ms after
+/// that (``RelayCommand`` writes after each commit, and a timer commits every 100 ms while lines wait).
+/// A refusal waits for the lines before it, to keep the order. The `accepted N` progress lines on stderr
+/// follow the same rule.
+final class RelayAcknowledgements: @unchecked Sendable {
+    enum Entry {
+        case accepted(line: Int, ids: [EventID])
+        case refused(line: Int, reason: String)
+    }
+
+    private let descriptor: Int32
+    private let lock = NSLock()
+    /// Held across a commit and the writing after it, so acknowledgements leave in order.
+    private let writing = NSLock()
+    // Guarded by `lock`.
+    private var waiting: [Entry] = []
+    // Guarded by `writing`.
+    /// The first commit error: from then on nothing more is acknowledged (a journal may have refused
+    /// the records of the lines that waited, so a later successful commit does not cover them).
+    private var failure: TrackingError?
+    private var acceptedEvents = 0
+    private var reported = 0
+    private var lastReport = ContinuousClock.now
+
+    /// Acknowledgements written to `descriptor` (stdout, or the file of `--acks`).
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    /// Queues an entry; it is written by the next ``commitAndWrite(_:)``.
+    func add(_ entry: Entry) { lock.withLock { waiting.append(entry) } }
+
+    /// Whether entries wait for a commit.
+    var hasWaiting: Bool { lock.withLock { !waiting.isEmpty } }
+
+    /// Commits the tracker, then writes every entry queued before the commit began.
+    /// - Throws: the commit's error; nothing is written then, nor ever after (every later call throws it).
+    func commitAndWrite(_ tracker: Tracker) throws(TrackingError) {
+        writing.lock()
+        defer { writing.unlock() }
+        if let failure { throw failure }
+        let count = lock.withLock { waiting.count }
+        guard count > 0 else { return }
+        do { try tracker.commit() } catch {
+            failure = error
+            throw error
+        }
+        let entries = lock.withLock { () -> [Entry] in
+            let entries = Array(waiting.prefix(count))
+            waiting.removeFirst(count)
+            return entries
+        }
+        var text = ""
+        for entry in entries {
+            switch entry {
+            case .accepted(let line, let ids):
+                text += "{\"line\":\(line),\"ids\":["
+                text += ids.map { "\"\($0)\"" }.joined(separator: ",")
+                text += "]}\n"
+                let before = acceptedEvents
+                acceptedEvents += ids.count
+                // Each time a thousand is passed, as the relay always did.
+                if acceptedEvents / 1000 > before / 1000 {
+                    writeOut(&text)
+                    reportProgress()
+                }
+            case .refused(let line, let reason):
+                text += "{\"line\":\(line),\"refused\":"
+                JSONWriter.writeString(reason, to: &text)
+                text += "}\n"
+            }
+        }
+        writeOut(&text)
+        // And every quarter second while events trickle in.
+        if acceptedEvents > reported, lastReport.duration(to: .now) > .milliseconds(250) { reportProgress() }
+    }
+
+    /// The final `accepted N` (at the end of input, once everything is written).
+    func reportFinal() {
+        writing.withLock { reportProgress() }
+    }
+
+    private func reportProgress() {
+        FileHandle.standardError.write(Data("accepted \(acceptedEvents)\n".utf8))
+        reported = acceptedEvents
+        lastReport = .now
+    }
+
+    /// Writes `text` whole (a caller that stopped reading is not an error: the lines stay durable).
+    private func writeOut(_ text: inout String) {
+        guard !text.isEmpty else { return }
+        var bytes = Array(text.utf8)[...]
+        text = ""
+        while !bytes.isEmpty {
+            let wrote = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if wrote < 0, errno == EINTR { continue }
+            guard wrote > 0 else { return }
+            bytes = bytes.dropFirst(wrote)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// `recokit relay`'s stdin, read on a thread of its own and handed over as whole lines: every line that
+/// has arrived since the last call comes in one piece, so the relay can journal them together and pay
+/// one commit for all of them.
+///
+/// The thread stops reading while about a megabyte of lines waits to be taken, so a relay that waits
+/// for room in its journal stops reading stdin too.
+final class RelayInput: @unchecked Sendable {
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var queued: [String] = []
+    private var queuedBytes = 0
+    private var finished = false
+    private var waiter: CheckedContinuation<[String]?, Never>?
+
+    private static let queueLimit = 1 << 20
+
+    /// Starts reading `descriptor` (stdin by default) until its end.
+    init(descriptor: Int32 = 0) {
+        Thread.detachNewThread { [self] in readLoop(descriptor) }
+    }
+
+    /// The lines available now (at least one), waiting for some if none are; nil at the end of input.
+    func next() async -> [String]? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<[String]?, Never>) in
+            condition.lock()
+            if !queued.isEmpty {
+                let lines = queued
+                queued = []
+                queuedBytes = 0
+                condition.broadcast()
+                condition.unlock()
+                continuation.resume(returning: lines)
+            } else if finished {
+                condition.unlock()
+                continuation.resume(returning: nil)
+            } else {
+                waiter = continuation
+                condition.unlock()
+            }
+        }
+    }
+
+    private func readLoop(_ descriptor: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var partial: [UInt8] = []
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                if !partial.isEmpty { hand([Self.line(partial)], bytes: partial.count) }
+                finish()
+                return
+            }
+            var lines: [String] = []
+            var bytes = 0
+            var start = 0
+            for index in 0..<count where buffer[index] == UInt8(ascii: "\n") {
+                partial.append(contentsOf: buffer[start..<index])
+                lines.append(Self.line(partial))
+                bytes += partial.count
+                partial.removeAll(keepingCapacity: true)
+                start = index + 1
+            }
+            partial.append(contentsOf: buffer[start..<count])
+            if !lines.isEmpty { hand(lines, bytes: bytes) }
+        }
+    }
+
+    /// A line without its `\r` (a `\r\n` ending), decoded as UTF-8 (invalid bytes become U+FFFD).
+    private static func line(_ bytes: [UInt8]) -> String {
+        if bytes.last == UInt8(ascii: "\r") { return String(decoding: bytes.dropLast(), as: UTF8.self) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Gives lines to a waiting reader, or queues them (blocking while the queue is full).
+    private func hand(_ lines: [String], bytes: Int) {
+        condition.lock()
+        while waiter == nil, queuedBytes > Self.queueLimit { condition.wait() }
+        if let waiter {
+            self.waiter = nil
+            condition.unlock()
+            waiter.resume(returning: lines)
+            return
+        }
+        queued.append(contentsOf: lines)
+        queuedBytes += bytes
+        condition.unlock()
+    }
+
+    private func finish() {
+        condition.lock()
+        finished = true
+        let waiter = self.waiter
+        self.waiter = nil
+        condition.unlock()
+        waiter?.resume(returning: nil)
+    }
+}
