@@ -86,11 +86,10 @@ extension IntegrationSuite {
             let count = 8000
             let relay = try RelayProcess(Self.relayArguments(journal, server) + ["--durability", durability, "--deadline", "1"])
             relay.feed((1...count).map { Self.line(round * 10_000 + $0) })
-            // Watch the disk: once it is full, free it again 40 ms later.
-            // (A journal that rolls a failed write back frees the space again at once: the relay's error shows it too.)
-            let sawFull = await relay.waitUntil(limit: .seconds(60)) {
-                disk.freeBytes < 16 * 1024 || $0.stderr.contains("No space left on device")
-            }
+            // Wait for a write to fail (the journal needs about 1 MB, the disk has 640 KB), then free the disk
+            // 40 ms later. A nearly full disk is not enough: the write that would not fit may come after the
+            // filler is gone (a CI run freed it early that way, and the relay rightly met no error).
+            let sawFull = await relay.waitUntil(limit: .seconds(60)) { $0.stderr.contains("No space left on device") }
             if sawFull { try await Task.sleep(for: .milliseconds(40)) }
             try FileManager.default.removeItem(at: filler)
             let status = relay.wait()

@@ -105,7 +105,15 @@ final class RelayProcess: @unchecked Sendable {
         let end = ContinuousClock.now + limit
         while ContinuousClock.now < end {
             if condition(self) { return true }
-            if !process.isRunning { return condition(self) }
+            if !process.isRunning {
+                // The child is gone; what it wrote last may still be on its way through the pipe.
+                let flushed = ContinuousClock.now + .seconds(2)
+                while ContinuousClock.now < flushed {
+                    if condition(self) { return true }
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
+                return condition(self)
+            }
             try? await Task.sleep(for: .milliseconds(5))
         }
         return condition(self)
