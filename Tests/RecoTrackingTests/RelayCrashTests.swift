@@ -1,4 +1,5 @@
 import Foundation
+import RecoKitTesting
 import Testing
 import RecoKit
 
@@ -11,18 +12,6 @@ extension IntegrationSuite {
     struct RelayCrashTests {
         enum Moment: String, CaseIterable {
             case appending, afterDrain = "right after a drain emptied the journal", outage = "during an outage", delivery = "during delivery"
-        }
-
-        /// SplitMix64: the schedule's choices, replayable from the seed.
-        struct ScheduleRandom: RandomNumberGenerator {
-            var state: UInt64
-            mutating func next() -> UInt64 {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var z = state
-                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                return z ^ (z >> 31)
-            }
         }
 
         static func line(round: Int, number: Int) -> String {
@@ -40,7 +29,7 @@ extension IntegrationSuite {
         @Test func everyAcknowledgedLineSurvivesSIGKILLAtTwentyFourMoments() async throws {
             let seed = Self.seed()
             print("RelayCrashTests seed \(seed) (replay: RECOKIT_CRASH_SEED=\(seed) swift test --filter everyAcknowledgedLineSurvives)")
-            var random = ScheduleRandom(state: seed)
+            var random = SeededRandom(seed: seed)
             let server = try ScriptedServer()
             let directory = Fixtures.temporaryDirectory()
             defer {

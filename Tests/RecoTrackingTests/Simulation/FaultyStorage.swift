@@ -1,18 +1,6 @@
 import Foundation
+import RecoKitTesting
 @testable import RecoTracking
-
-/// A small deterministic random number generator (SplitMix64): a seed replays a schedule exactly.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
 
 /// A disk in memory that knows what is durable: each file has what a reader sees now and what would
 /// survive a power loss (what the last `sync`, `truncate` or durable `replace` left).

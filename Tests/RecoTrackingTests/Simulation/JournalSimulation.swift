@@ -1,4 +1,5 @@
 import Foundation
+import RecoKitTesting
 @testable import RecoTracking
 import RecoKit
 

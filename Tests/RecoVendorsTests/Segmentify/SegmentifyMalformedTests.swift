@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import RecoVendors
+import RecoKitTesting
 
 /// What went wrong and where, for comparing errors in tables.
 private func describe(_ error: any Error) -> String {
@@ -139,7 +140,7 @@ struct SegmentifyMalformedTests {
     }
 
     @Test func randomBytesNeverCrashAndAlwaysGiveATypedError() {
-        var generator = SeededGenerator(seed: 0x5E67)
+        var generator = SeededRandom(seed: 0x5E67)
         for length in [1, 2, 7, 64, 512, 4096] {
             for _ in 0..<20 {
                 let bytes = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
@@ -154,7 +155,7 @@ struct SegmentifyMalformedTests {
     }
 
     @Test func randomJSONShapedTextNeverCrashes() {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SeededRandom(seed: 42)
         let alphabet = Array(#"{}[]",:0123456789truefalsnl"responsesparamsinstanceId\ "#.utf8)
         for _ in 0..<500 {
             let bytes = Data((0..<Int.random(in: 1...80, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
@@ -194,18 +195,5 @@ struct SegmentifyMalformedTests {
         #expect(reply.widgets.allSatisfy { $0.items.count == 12 })
         #expect(reply.widgets.last?.products.last?.productId == "\(block - 1)-11")
         #expect(reply.report.failures.isEmpty)
-    }
-}
-
-/// A small deterministic random number generator (SplitMix64), so failures can be reproduced.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
