@@ -5,19 +5,22 @@ import PackageDescription
 
 /// One libFuzzer executable per kind of outside input; each is a single file holding
 /// `LLVMFuzzerTestOneInput`, compiled as a library (no `main`: libFuzzer's runs the loop).
-func fuzzTarget(_ name: String, _ products: [String]) -> Target {
+func fuzzTarget(_ name: String, _ products: [String], package: String = "RecoKit") -> Target {
     .executableTarget(
         name: name,
-        dependencies: ["FuzzSupport"] + products.map { .product(name: $0, package: "RecoKit") },
+        dependencies: ["FuzzSupport"] + products.map { .product(name: $0, package: package) },
         swiftSettings: [.unsafeFlags(["-parse-as-library"])]
     )
 }
 
 let package = Package(
     name: "RecoKitFuzz",
-    platforms: [.macOS(.v13)],
+    // macOS 14: the Storefront sample's (Hummingbird 2) floor, which its StorefrontCore product inherits.
+    platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "RecoKit", path: ".."),
+        // Only its StorefrontCore product (no Hummingbird) is used, so only that is built.
+        .package(name: "Storefront", path: "../Samples/Storefront"),
     ],
     targets: [
         .target(name: "FuzzSupport"),
@@ -28,6 +31,8 @@ let package = Package(
         fuzzTarget("FuzzRender", ["RecoKit", "RecoVendors", "RecoTemplates"]),
         fuzzTarget("FuzzRelayLine", ["RecoKit", "RecoVendors"]),
         fuzzTarget("FuzzJournal", ["RecoTracking"]),
+        fuzzTarget("FuzzClickToken", ["StorefrontCore"], package: "Storefront"),
+        fuzzTarget("FuzzBeacon", ["StorefrontCore"], package: "Storefront"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,6 +7,10 @@ import PackageDescription
 let package = Package(
     name: "Storefront",
     platforms: [.macOS(.v14)],
+    products: [
+        // For the Fuzz/ package: the pure checks alone, without Hummingbird.
+        .library(name: "StorefrontCore", targets: ["StorefrontCore"]),
+    ],
     dependencies: [
         .package(name: "RecoKit", path: "../.."),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
