@@ -20,7 +20,8 @@ enum PreviewCommand: Command {
                              the current folder or one of its parents)
         Options:
           -o, --output DIR   where to write (default: preview)
-          --currency CODE    the currency of products that do not say theirs (e.g. EUR)
+          --currency CODE    the currency of products that do not say theirs (default USD: Reteno's replies
+                             name none; the page says so)
 
         Each payload is read and rendered in a process of its own: one that fails, even by crashing,
         gets a page that says so and is listed first in the index; the others are still written.
@@ -51,7 +52,7 @@ enum PreviewCommand: Command {
             Console.error("error: cannot write the preview to \(output.path): \(problem)")
             return 1
         }
-        let gallery = PreviewGallery(files: files, output: output, renderer: WidgetRenderer(defaultCurrency: arguments.value("currency")))
+        let gallery = PreviewGallery(files: files, output: output, renderer: WidgetRenderer(defaultCurrency: arguments.value("currency") ?? "USD"))
         let payloads: [PreviewEntry]
         do {
             payloads = try gallery.write()
