@@ -15,17 +15,19 @@
 # What it does not prove: that Darwin's own C types match (an Int32 here may be an Int there), that
 # Apple's Foundation has each API (swift-corelibs-foundation is close, not identical), or that the
 # code links and runs on macOS. A macOS CI runner is the only full check.
+#
+#     bash Tests/Portability/typecheck-darwin.sh --scan-only [FOLDER]   # only the first check (default: Sources)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+scan="Sources"
+if [[ "${1:-}" == --scan-only ]]; then scan="${2:-Sources}"; fi
 
-echo "== unguarded Linux-only code"
-python3 - <<'PY'
+echo "== unguarded Linux-only code in $scan"
+python3 - "$scan" <<'PY'
 import os, re, sys
 linux_only = re.compile(r'canImport\((Glibc|Musl)\)|os\(Linux\)')
 bad = []
-for root, _, files in os.walk("Sources"):
+for root, _, files in os.walk(sys.argv[1]):
     for name in files:
         if not name.endswith(".swift"): continue
         path = os.path.join(root, name)
@@ -45,6 +47,9 @@ if bad:
     sys.exit(1)
 print("none")
 PY
+[[ "${1:-}" == --scan-only ]] && exit 0
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
 
 echo "== Sources with macOS's conditions"
 cp -R Sources "$work/Sources"
