@@ -9,7 +9,7 @@ import Testing
 /// article or a `///` comment may show a fragment that takes some values as given (a tracker, a
 /// visitor's context); each such block is listed in ``givens`` with the declarations it assumes, which
 /// are compiled before it.
-@Suite("Documentation snippets")
+@Suite("Documentation snippets", .serialized)   // one swiftc at a time: the machine is shared
 struct DocumentationSnippetTests {
     /// The source files whose `///` examples are compiled too.
     static let documentedSources = ["Sources/RecoTracking/Engine/Tracker.swift"]
