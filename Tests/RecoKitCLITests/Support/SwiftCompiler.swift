@@ -41,9 +41,11 @@ struct SwiftCompiler {
         let build = try buildFolder()
         var objects: [String] = []
         for target in targets {
-            let objectFolder = build.appendingPathComponent("\(target).build")
-            let names = try FileManager.default.contentsOfDirectory(atPath: objectFolder.path).filter { $0.hasSuffix(".o") }.sorted()
-            objects += names.map { objectFolder.appendingPathComponent($0).path }
+            // The objects of the target's sources as they are now (its output file map), not every `.o` in
+            // the folder: an incremental build keeps the objects of files since removed or renamed.
+            let map = build.appendingPathComponent("\(target).build/output-file-map.json")
+            let entries = try JSONSerialization.jsonObject(with: Data(contentsOf: map)) as? [String: [String: String]] ?? [:]
+            objects += entries.values.compactMap { $0["object"] }.sorted()
         }
         let program = folder.appendingPathComponent("snippet")
         let outcome = try run(source, arguments: objects + ["-lTesting", "-o", program.path])
