@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "RecoKit", targets: ["RecoKit"]),
         .library(name: "RecoTemplates", targets: ["RecoTemplates"]),
+        .library(name: "RecoHTTP", targets: ["RecoHTTP"]),
         .library(name: "RecoTracking", targets: ["RecoTracking"]),
         .library(name: "RecoVendors", targets: ["RecoVendors"]),
         .library(name: "RecoKitTesting", targets: ["RecoKitTesting"]),
@@ -17,7 +18,8 @@ let package = Package(
     targets: [
         .target(name: "RecoKit"),
         .target(name: "RecoTemplates", dependencies: ["RecoKit"]),
-        .target(name: "RecoTracking", dependencies: ["RecoKit"]),
+        .target(name: "RecoHTTP"),
+        .target(name: "RecoTracking", dependencies: ["RecoKit", "RecoHTTP"]),
         .target(name: "RecoVendors", dependencies: ["RecoKit", "RecoTracking"]),
         .target(name: "RecoKitTesting", dependencies: ["RecoKit", "RecoTemplates", "RecoTracking", "RecoVendors"]),
         .executableTarget(name: "RecoKitCLI", dependencies: ["RecoKit", "RecoTemplates", "RecoTracking", "RecoVendors"]),
