@@ -4,36 +4,39 @@ import RecoPage
 
 /// The page's budget against a real HTTP server: a slow vendor, by its headers or by its body, costs
 /// the page its blocks, not its time.
+///
+/// No test measures time: a slow vendor is one whose reply is held until the test lets it go, after
+/// the call has returned (so the call can only have returned by its budget), and a vendor that fails
+/// fast is one whose failure comes back as itself, not as out of budget, within a budget of a minute.
 @Suite("Recommendations client: budgets")
 struct BudgetTests {
     @Test func slowHeadersAreOutOfBudget() async throws {
         try await withVendorServer { server in
-            try await server.route(Fixtures.retenoPath(), otherwise: .init(body: Fixtures.retenoReply(prefix: "a"), headerDelay: 4))
+            try await server.route(Fixtures.retenoPath(), otherwise: .init(body: Fixtures.retenoReply(prefix: "a"), gate: "headers"))
             let client = RecommendationsClient()
             let request = RecommendationsRequest.reteno(try Fixtures.reteno(server.base))
-            let started = ContinuousClock.now
             let error = await #expect(throws: NoWidgets.self) {
                 _ = try await client.widgets(for: request, as: Product.self, budget: .milliseconds(300))
             }
+            try await server.open("headers")
             #expect(error?.kind == .outOfBudget)
             #expect(error?.description == "reteno: no answer within 300 ms")
-            // Generous: the reply would take 4 s; the page must not wait for it.
-            #expect(ContinuousClock.now - started < .seconds(3))
+            #expect(try await server.count(Fixtures.retenoPath()) == 1)
         }
     }
 
     @Test func aSlowBodyIsOutOfBudget() async throws {
         try await withVendorServer { server in
             let body = try Fixtures.payload("segmentify-product-page")
-            try await server.route(Fixtures.segmentifyPath, otherwise: .init(body: body, bodyDelay: 4))
+            try await server.route(Fixtures.segmentifyPath, otherwise: .init(body: body, bodyGate: "body"))
             let client = RecommendationsClient()
             let request = RecommendationsRequest.segmentify(try Fixtures.segmentify(server.base))
-            let started = ContinuousClock.now
             let error = await #expect(throws: NoWidgets.self) {
                 _ = try await client.widgets(for: request, as: Product.self, budget: .milliseconds(300))
             }
+            try await server.open("body")
             #expect(error?.kind == .outOfBudget)
-            #expect(ContinuousClock.now - started < .seconds(3))
+            #expect(try await server.count(Fixtures.segmentifyPath) == 1)
         }
     }
 
@@ -44,15 +47,12 @@ struct BudgetTests {
             let client = RecommendationsClient()
             let requests = [RecommendationsRequest.segmentify(try Fixtures.segmentify(server.base)),
                             RecommendationsRequest.reteno(try Fixtures.reteno(server.base), title: "Similar")]
-            let started = ContinuousClock.now
-            let page = await client.widgets(for: requests, as: Product.self, budget: .seconds(20))
+            let page = await client.widgets(for: requests, as: Product.self, budget: .seconds(60))
             #expect(page.map(\.vendor) == [.segmentify, .reteno])
             #expect(page[0].failure?.kind == .httpStatus)
             #expect(page[0].failure?.status == 503)
             #expect(page[1].widgets.map(\.title) == ["Similar"])
             #expect(page.allWidgets().flatMap { $0.items.map(\.product.productId) } == ["r-1", "r-2", "r-3"])
-            // Both answered at once: the 20 s budget was not spent waiting.
-            #expect(ContinuousClock.now - started < .seconds(10))
         }
     }
 
@@ -60,12 +60,10 @@ struct BudgetTests {
         // A port with nothing listening: the server is started and stopped to find one.
         let base = try await withVendorServer { server in server.base }
         let client = RecommendationsClient()
-        let started = ContinuousClock.now
         let error = await #expect(throws: NoWidgets.self) {
-            _ = try await client.widgets(for: .reteno(try Fixtures.reteno(base)), as: Product.self, budget: .seconds(20))
+            _ = try await client.widgets(for: .reteno(try Fixtures.reteno(base)), as: Product.self, budget: .seconds(60))
         }
         #expect(error?.kind == .network)
-        #expect(ContinuousClock.now - started < .seconds(10))
     }
 
     @Test func requestsToOneVendorAreBounded() async throws {

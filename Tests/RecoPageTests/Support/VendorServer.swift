@@ -18,12 +18,14 @@ final class VendorServer: @unchecked Sendable {
         var headerDelay: Double = 0
         var bodyDelay: Double = 0
         var gate: String?
+        var bodyGate: String?
 
         var json: JSONValue {
             var fields: [String: JSONValue] = ["status": .number(JSONNumber(text: String(status))!), "body": .string(body)]
             if headerDelay > 0 { fields["headerDelay"] = .number(JSONNumber(text: String(headerDelay))!) }
             if bodyDelay > 0 { fields["bodyDelay"] = .number(JSONNumber(text: String(bodyDelay))!) }
             if let gate { fields["gate"] = .string(gate) }
+            if let bodyGate { fields["bodyGate"] = .string(bodyGate) }
             return .object(fields)
         }
     }

@@ -4,7 +4,8 @@
 /// "default":{…}}` queues reply steps for that path (one per request) and sets the reply once they run
 /// out. A step is `{"status":200,"body":"…","headerDelay":2.0,"bodyDelay":2.0,"gate":"name"}`:
 /// `headerDelay` waits before the status line, `bodyDelay` sends the headers and the first half of the
-/// body, waits, then sends the rest; `gate` holds the reply until `POST /_open {"gate":"name"}`. `GET
+/// body, waits, then sends the rest; `gate` holds the reply until `POST /_open {"gate":"name"}`, and `bodyGate` holds the second half of
+/// the body the same way. `GET
 /// /_stats` answers `{"counts":{path:n},"maxConcurrent":{path:n},"last":{path:body}}`.
 enum VendorServerSource {
     static let python = #"""
@@ -83,11 +84,14 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
-            if step.get("bodyDelay"):
+            if step.get("bodyDelay") or step.get("bodyGate"):
                 half = len(data) // 2
                 self.wfile.write(data[:half])
                 self.wfile.flush()
-                time.sleep(step["bodyDelay"])
+                if step.get("bodyGate"):
+                    gate(step["bodyGate"]).wait(60)
+                else:
+                    time.sleep(step["bodyDelay"])
                 self.wfile.write(data[half:])
             else:
                 self.wfile.write(data)
