@@ -64,6 +64,8 @@ struct BudgetTests {
             _ = try await client.widgets(for: .reteno(try Fixtures.reteno(base)), as: Product.self, budget: .seconds(60))
         }
         #expect(error?.kind == .network)
+        #expect(error?.networkError != nil)
+        #expect(error?.description.hasPrefix("reteno: unreachable: ") == true)
     }
 
     @Test func requestsToOneVendorAreBounded() async throws {

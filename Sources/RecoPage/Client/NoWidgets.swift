@@ -20,7 +20,7 @@ public struct NoWidgets: Error, Sendable, CustomStringConvertible {
         case outOfBudget(Duration)
         case vendorError(code: String, message: String)
         case httpStatus(Int, body: String)
-        case network(String)
+        case network(any Error)
         case tooLarge(limit: Int)
         case decodingFailed(PayloadError?, DecodingReport)
     }
@@ -60,8 +60,8 @@ public struct NoWidgets: Error, Sendable, CustomStringConvertible {
     }
     /// An HTTP status other than 2xx, with the start of the body.
     public static func httpStatus(_ vendor: Vendor, status: Int, body: String) -> NoWidgets { NoWidgets(.httpStatus(status, body: body), vendor: vendor) }
-    /// No answer at all, for the reason given.
-    public static func network(_ vendor: Vendor, _ reason: String) -> NoWidgets { NoWidgets(.network(reason), vendor: vendor) }
+    /// No answer at all: the transport threw `error`.
+    public static func network(_ vendor: Vendor, _ error: any Error) -> NoWidgets { NoWidgets(.network(error), vendor: vendor) }
     /// An answer over `limit` bytes.
     public static func tooLarge(_ vendor: Vendor, limit: Int) -> NoWidgets { NoWidgets(.tooLarge(limit: limit), vendor: vendor) }
     /// An answer that did not decode (`error`), or whose widgets all failed to (`report`).
@@ -93,6 +93,13 @@ public struct NoWidgets: Error, Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// What the transport threw, for ``Kind/network`` (a `URLError`, or your transport's own error, such
+    /// as one saying the reply grew past a size it reads).
+    public var networkError: (any Error)? {
+        if case .network(let error) = base { return error }
+        return nil
+    }
+
     /// The error that stopped decoding, for ``Kind/decodingFailed`` when the reply as a whole was unreadable.
     public var payloadError: PayloadError? {
         if case .decodingFailed(let error, _) = base { return error }
@@ -113,8 +120,8 @@ public struct NoWidgets: Error, Sendable, CustomStringConvertible {
             "\(vendor): answered \(code): \(message)"
         case .httpStatus(let status, let body):
             body.isEmpty ? "\(vendor): answered HTTP \(status)" : "\(vendor): answered HTTP \(status): \(body)"
-        case .network(let reason):
-            "\(vendor): unreachable: \(reason)"
+        case .network(let error):
+            "\(vendor): unreachable: \(RecommendationsClient.brief(error))"
         case .tooLarge(let limit):
             "\(vendor): answered more than \(limit) bytes"
         case .decodingFailed(let error?, _):

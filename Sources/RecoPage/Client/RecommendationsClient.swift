@@ -154,7 +154,7 @@ public final class RecommendationsClient: @unchecked Sendable {
         } catch is CancellationError {
             return .failure(.outOfBudget(vendor, budget: timeout))
         } catch {
-            return .failure(.network(vendor, Self.brief(error)))
+            return .failure(.network(vendor, error))
         }
         guard reply.body.count <= maxReplyBytes else { return .failure(.tooLarge(vendor, limit: maxReplyBytes)) }
         let decoded: Recommendations<RawProduct>

@@ -64,6 +64,17 @@ struct SegmentifyRecommendationsRequestTests {
         #expect(error?.field == "pageView.userId")
     }
 
+    @Test func eventsBuiltByHand() throws {
+        let event: JSONValue = ["name": "PRODUCT_VIEW", "productId": "240-LV09", "userId": "u", "sessionId": "s"]
+        let request = try SegmentifyRecommendationsRequest(dataCenter: Self.dataCenter, apiKey: "k", origin: "o", objects: [event], language: "EN")
+        #expect(String(decoding: request.body, as: UTF8.self) == #"[{"name":"PRODUCT_VIEW","productId":"240-LV09","sessionId":"s","userId":"u"}]"#)
+        #expect(request.language == "EN")
+        let nameless = #expect(throws: SegmentifyEventError.self) {
+            try SegmentifyRecommendationsRequest(dataCenter: Self.dataCenter, apiKey: "k", origin: "o", objects: [["productId": "1"]], language: nil)
+        }
+        #expect(nameless?.field == "events[0]")
+    }
+
     @Test func theLanguageChoosesTitles() throws {
         #expect(try Self.request([SegmentifyPageView(category: .homePage, common: Self.common)]).language == "TR")
     }

@@ -49,6 +49,26 @@ public struct SegmentifyRecommendationsRequest: Sendable, Hashable {
         self.language = events.first?.common.lang
     }
 
+    /// A request carrying event objects you built yourself, sent as they are, unchecked: for an event
+    /// the typed builders refuse or do not cover (a product view with only its `productId`, when your
+    /// page has no catalog data). Prefer ``init(dataCenter:apiKey:origin:events:)``.
+    /// - Parameter language: the language asked for, which chooses titles when the reply is decoded.
+    /// - Throws: ``SegmentifyEventError`` for `events` when there is none, or one that is not an object
+    ///   with a `name`.
+    public init(dataCenter: URL, apiKey: String, origin: String, objects: [JSONValue], language: String?) throws(SegmentifyEventError) {
+        guard !objects.isEmpty else {
+            throw .invalid("events", must: "hold at least one event (Segmentify answers NO_EVENT otherwise)", got: "none")
+        }
+        for (index, object) in objects.enumerated() where object["name"]?.stringValue == nil {
+            throw .invalid("events[\(index)]", must: "be an object with a \"name\"", got: JSONWriter.string(object).prefix(80).description)
+        }
+        self.dataCenter = dataCenter
+        self.apiKey = apiKey
+        self.origin = origin
+        self.events = objects
+        self.language = language
+    }
+
     /// The events URL, `{dataCenter}/add/events/v1.json?apiKey={apiKey}`.
     public var url: URL {
         var components = URLComponents(url: dataCenter.appendingPathComponent("add/events/v1.json"), resolvingAgainstBaseURL: false)!
