@@ -90,7 +90,7 @@ public final class RecommendationsCache: @unchecked Sendable {
 
     /// What the cache has done, and holds now.
     public var statistics: CacheStatistics {
-        lock.withLock {
+        lock.locked {
             var statistics = counts
             statistics.entries = entries.count
             statistics.bytes = bytes
@@ -100,7 +100,7 @@ public final class RecommendationsCache: @unchecked Sendable {
 
     /// Forgets every answer (fetches under way still finish, and are kept).
     public func removeAll() {
-        lock.withLock {
+        lock.locked {
             entries = entries.filter { $0.value.loading != nil }.mapValues { entry in
                 var entry = entry
                 entry.answer = nil
@@ -113,12 +113,12 @@ public final class RecommendationsCache: @unchecked Sendable {
     }
 
     /// Counts a personal request, which passed the cache by.
-    func countBypass() { lock.withLock { counts.bypassed += 1 } }
+    func countBypass() { lock.locked { counts.bypassed += 1 } }
 
     /// The answer for `key`: fresh, stale (starting one refresh with `load`), or a fetch to wait for
     /// (joined, or started with `load`).
     func lookup(_ key: RecommendationsCacheKey, load: @escaping @Sendable () async -> Result<Answer, NoWidgets>) -> Lookup {
-        lock.withLock {
+        lock.locked {
             let now = clock.now()
             tick += 1
             var entry = entries[key] ?? Entry()
@@ -153,7 +153,7 @@ public final class RecommendationsCache: @unchecked Sendable {
 
     /// The HTML rendered as `name` from the answer of `generation`, if kept.
     func rendered(_ key: RecommendationsCacheKey, name: String, generation: UInt64) -> String? {
-        lock.withLock {
+        lock.locked {
             guard let entry = entries[key], entry.answer != nil, entry.generation == generation else { return nil }
             return entry.rendered[name]
         }
@@ -161,7 +161,7 @@ public final class RecommendationsCache: @unchecked Sendable {
 
     /// Keeps HTML rendered as `name` from the answer of `generation` (not when the answer changed since).
     func keepRendered(_ html: String, _ key: RecommendationsCacheKey, name: String, generation: UInt64) {
-        lock.withLock {
+        lock.locked {
             guard var entry = entries[key], entry.answer != nil, entry.generation == generation else { return }
             let size = html.utf8.count
             guard entry.size + size <= maxBytes else { return }
@@ -190,7 +190,7 @@ public final class RecommendationsCache: @unchecked Sendable {
 
     /// Stores a fetch's answer (a failure is not stored), and gives its generation.
     private func finish(_ key: RecommendationsCacheKey, id: UInt64, _ result: Result<Answer, NoWidgets>) -> Result<Stored, NoWidgets> {
-        lock.withLock {
+        lock.locked {
             serial += 1
             let generation = serial
             guard var entry = entries[key], entry.loading?.id == id else {

@@ -38,7 +38,7 @@ enum BudgetRace {
         private var early: Outcome<Value>?
 
         func start(_ continuation: CheckedContinuation<Outcome<Value>, Never>) {
-            let early: Outcome<Value>? = lock.withLock {
+            let early: Outcome<Value>? = lock.locked {
                 if finished { return self.early }
                 self.continuation = continuation
                 return nil
@@ -47,7 +47,7 @@ enum BudgetRace {
         }
 
         func adopt(_ task: Task<Void, Never>) {
-            let cancelNow = lock.withLock {
+            let cancelNow = lock.locked {
                 if !finished { tasks.append(task) }
                 return finished
             }
@@ -55,7 +55,7 @@ enum BudgetRace {
         }
 
         func finish(_ outcome: Outcome<Value>) {
-            let (continuation, tasks): (CheckedContinuation<Outcome<Value>, Never>?, [Task<Void, Never>]) = lock.withLock {
+            let (continuation, tasks): (CheckedContinuation<Outcome<Value>, Never>?, [Task<Void, Never>]) = lock.locked {
                 guard !finished else { return (nil, []) }
                 finished = true
                 if self.continuation == nil { early = outcome }

@@ -14,11 +14,11 @@ final class InFlightLimit: @unchecked Sendable {
     init(limit: Int) { self.limit = max(1, limit) }
 
     /// Requests running now.
-    var inFlight: Int { lock.withLock { running } }
+    var inFlight: Int { lock.locked { running } }
 
     /// Waits for a free slot; throws `CancellationError` when the task is cancelled first.
     func acquire() async throws {
-        let id: UInt64? = lock.withLock {
+        let id: UInt64? = lock.locked {
             if running < limit {
                 running += 1
                 return nil
@@ -31,7 +31,7 @@ final class InFlightLimit: @unchecked Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 // nil: queued; true: cancelled meanwhile; false: a slot came free meanwhile (taken).
-                let now: Bool? = lock.withLock {
+                let now: Bool? = lock.locked {
                     guard waiting.contains(id) else { return true }
                     if running < limit {
                         running += 1
@@ -48,7 +48,7 @@ final class InFlightLimit: @unchecked Sendable {
                 }
             }
         } onCancel: {
-            let waiter: CheckedContinuation<Void, any Error>? = lock.withLock {
+            let waiter: CheckedContinuation<Void, any Error>? = lock.locked {
                 guard waiting.remove(id) != nil else { return nil }
                 if let index = waiters.firstIndex(where: { $0.id == id }) { return waiters.remove(at: index).continuation }
                 return nil
@@ -59,7 +59,7 @@ final class InFlightLimit: @unchecked Sendable {
 
     /// Frees a slot, handing it to the first waiter.
     func release() {
-        let next: CheckedContinuation<Void, any Error>? = lock.withLock {
+        let next: CheckedContinuation<Void, any Error>? = lock.locked {
             if waiters.isEmpty {
                 running -= 1
                 return nil

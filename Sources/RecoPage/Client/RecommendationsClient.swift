@@ -179,7 +179,7 @@ public final class RecommendationsClient: @unchecked Sendable {
     }
 
     private func limit(for vendor: Vendor) -> InFlightLimit {
-        lock.withLock {
+        lock.locked {
             if let limit = limits[vendor] { return limit }
             let limit = InFlightLimit(limit: maxInFlightPerVendor)
             limits[vendor] = limit

@@ -73,16 +73,16 @@ public final class ImpressionGate: @unchecked Sendable {
     }
 
     /// What the gate has done.
-    public var statistics: Statistics { lock.withLock { counts } }
+    public var statistics: Statistics { lock.locked { counts } }
 
     /// The visitor's consent now.
     public func consent(of visitor: String) -> Consent {
-        lock.withLock { visitors[visitor]?.consent.consent ?? initialConsent }
+        lock.locked { visitors[visitor]?.consent.consent ?? initialConsent }
     }
 
     /// How many of the visitor's interactions are kept aside now.
     public func bufferedCount(of visitor: String) -> Int {
-        lock.withLock { visitors[visitor]?.consent.buffered.count ?? 0 }
+        lock.locked { visitors[visitor]?.consent.buffered.count ?? 0 }
     }
 
     /// Records an interaction of `visitor` during `visit`, as the policy and consent allow.
@@ -90,10 +90,10 @@ public final class ImpressionGate: @unchecked Sendable {
     @discardableResult
     public func record(_ interaction: Interaction, visitor: String, visit: PageVisit) throws -> Outcome {
         guard visit.records else {
-            lock.withLock { counts.skipped += 1 }
+            lock.locked { counts.skipped += 1 }
             return .skipped(visit)
         }
-        let action: VisitorConsent.Action = lock.withLock {
+        let action: VisitorConsent.Action = lock.locked {
             var state = take(visitor)
             let overflowBefore = state.overflowed
             let action = state.record(interaction)
@@ -122,7 +122,7 @@ public final class ImpressionGate: @unchecked Sendable {
     /// - Throws: what the tracker throws; interactions after the one that failed are not sent.
     @discardableResult
     public func setConsent(_ consent: Consent, visitor: String) throws -> [Interaction] {
-        let toSend: [Interaction] = lock.withLock {
+        let toSend: [Interaction] = lock.locked {
             var state = take(visitor)
             var toSend: [Interaction] = []
             switch consent {
