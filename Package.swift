@@ -31,7 +31,7 @@ let package = Package(
         .testTarget(name: "RecoTrackingTests", dependencies: ["RecoTracking", "RecoVendors", "RecoKitTesting"], exclude: ["Fixtures"]),
         .testTarget(name: "RecoVendorsTests", dependencies: ["RecoVendors", "RecoKitTesting"]),
         .testTarget(name: "RecoPageTests", dependencies: ["RecoPage", "RecoTemplates", "RecoKitTesting"]),
-        .testTarget(name: "RecoKitCLITests", dependencies: ["RecoKitTesting"]),
+        .testTarget(name: "RecoKitCLITests", dependencies: ["RecoKitTesting", "RecoTemplates", "RecoTracking"]),
     ],
     swiftLanguageModes: [.v6]
 )
