@@ -47,7 +47,7 @@ struct BudgetTests {
             let client = RecommendationsClient()
             let requests = [RecommendationsRequest.segmentify(try Fixtures.segmentify(server.base)),
                             RecommendationsRequest.reteno(try Fixtures.reteno(server.base), title: "Similar")]
-            let page = await client.widgets(for: requests, as: Product.self, budget: .seconds(60))
+            let page = await client.widgets(for: requests, as: Product.self, budget: Fixtures.patience)
             #expect(page.map(\.vendor) == [.segmentify, .reteno])
             #expect(page[0].failure?.kind == .httpStatus)
             #expect(page[0].failure?.status == 503)
@@ -61,7 +61,7 @@ struct BudgetTests {
         let base = try await withVendorServer { server in server.base }
         let client = RecommendationsClient()
         let error = await #expect(throws: NoWidgets.self) {
-            _ = try await client.widgets(for: .reteno(try Fixtures.reteno(base)), as: Product.self, budget: .seconds(60))
+            _ = try await client.widgets(for: .reteno(try Fixtures.reteno(base)), as: Product.self, budget: Fixtures.patience)
         }
         #expect(error?.kind == .network)
         #expect(error?.networkError != nil)
@@ -75,7 +75,7 @@ struct BudgetTests {
             let request = RecommendationsRequest.reteno(try Fixtures.reteno(server.base))
             let results = await withTaskGroup(of: Bool.self) { group in
                 for _ in 0..<6 {
-                    group.addTask { (try? await client.widgets(for: request, as: Product.self, budget: .seconds(30))) != nil }
+                    group.addTask { (try? await client.widgets(for: request, as: Product.self, budget: Fixtures.patience)) != nil }
                 }
                 return await group.reduce(into: [Bool]()) { $0.append($1) }
             }

@@ -19,7 +19,7 @@ struct CacheTests {
             try await server.route(Fixtures.retenoPath(), [.init(body: Fixtures.retenoReply(prefix: "sf"), gate: "single-flight")],
                                    otherwise: .init(status: 500, body: "a second request reached the vendor"))
             let cache = RecommendationsCache(timeToLive: .seconds(3600))
-            let client = RecommendationsClient(cache: cache)
+            let client = RecommendationsClient(cache: cache, sharedFetchTimeout: Fixtures.patience)
             let request = try Self.shared(server.base)
             var random = SeededRandom(seed: seed)
             let yields = (0..<100).map { _ in Int(random.next() % 8) }
@@ -28,14 +28,14 @@ struct CacheTests {
                     for count in yields {
                         group.addTask {
                             for _ in 0..<count { await Task.yield() }
-                            return try? await client.widgets(for: request, as: Product.self, budget: .seconds(60)).widgets.first?.items.map(\.product.productId)
+                            return try? await client.widgets(for: request, as: Product.self, budget: Fixtures.patience).widgets.first?.items.map(\.product.productId)
                         }
                     }
                     return await group.reduce(into: [[String]?]()) { $0.append($1) }
                 }
             }
             // Every page has missed (and so joined the one fetch) before the vendor answers.
-            for _ in 0..<3000 where cache.statistics.misses < 100 { try await Task.sleep(for: .milliseconds(10)) }
+            for _ in 0..<30_000 where cache.statistics.misses < 100 { try await Task.sleep(for: .milliseconds(10)) }
             #expect(cache.statistics.misses == 100)
             try await server.open("single-flight")
             let answers = await pages.value
@@ -53,10 +53,10 @@ struct CacheTests {
                                    otherwise: .init(body: Fixtures.retenoReply(prefix: "new")))
             let time = ManualTime()
             let cache = RecommendationsCache(timeToLive: .seconds(60), staleWhileRevalidate: .seconds(60), clock: time.clock)
-            let client = RecommendationsClient(cache: cache)
+            let client = RecommendationsClient(cache: cache, sharedFetchTimeout: Fixtures.patience)
             let request = try Self.shared(server.base)
             func ids() async throws -> [String] {
-                try await client.widgets(for: request, as: Product.self, budget: .seconds(30)).widgets[0].items.map(\.product.productId)
+                try await client.widgets(for: request, as: Product.self, budget: Fixtures.patience).widgets[0].items.map(\.product.productId)
             }
             #expect(try await ids() == ["old-1", "old-2", "old-3"])
             time.advance(.seconds(30))
@@ -64,7 +64,7 @@ struct CacheTests {
             time.advance(.seconds(40))                                      // 70 s: stale
             #expect(try await ids() == ["old-1", "old-2", "old-3"])       // served stale, refresh started
             var refreshed: [String] = []
-            for _ in 0..<1000 {
+            for _ in 0..<30_000 {
                 refreshed = try await ids()
                 if refreshed.first == "new-1" { break }
                 try await Task.sleep(for: .milliseconds(10))
@@ -86,12 +86,12 @@ struct CacheTests {
             try await server.route(Fixtures.retenoPath(), [.init(status: 503, body: "outage"), .init(body: #"{"nope":1}"#)],
                                    otherwise: .init(body: Fixtures.retenoReply(prefix: "ok")))
             let cache = RecommendationsCache(timeToLive: .seconds(3600))
-            let client = RecommendationsClient(cache: cache)
+            let client = RecommendationsClient(cache: cache, sharedFetchTimeout: Fixtures.patience)
             let request = try Self.shared(server.base)
-            await #expect(throws: NoWidgets.self) { _ = try await client.widgets(for: request, as: Product.self, budget: .seconds(30)) }
-            await #expect(throws: NoWidgets.self) { _ = try await client.widgets(for: request, as: Product.self, budget: .seconds(30)) }
-            _ = try await client.widgets(for: request, as: Product.self, budget: .seconds(30))
-            _ = try await client.widgets(for: request, as: Product.self, budget: .seconds(30))
+            await #expect(throws: NoWidgets.self) { _ = try await client.widgets(for: request, as: Product.self, budget: Fixtures.patience) }
+            await #expect(throws: NoWidgets.self) { _ = try await client.widgets(for: request, as: Product.self, budget: Fixtures.patience) }
+            _ = try await client.widgets(for: request, as: Product.self, budget: Fixtures.patience)
+            _ = try await client.widgets(for: request, as: Product.self, budget: Fixtures.patience)
             #expect(try await server.count(Fixtures.retenoPath()) == 3)
             #expect(cache.statistics.failuresNotCached == 2)
             #expect(cache.statistics.hits == 1)
@@ -107,23 +107,23 @@ struct CacheTests {
             try await server.route(Fixtures.retenoPath(), otherwise: .init(body: reply))
             let size = reply.utf8.count
             let cache = RecommendationsCache(timeToLive: .seconds(3600), maxBytes: size * 3 + size / 2)
-            let client = RecommendationsClient(cache: cache)
+            let client = RecommendationsClient(cache: cache, sharedFetchTimeout: Fixtures.patience)
             let products = (0..<6).map { "p\($0)-\(random.next() % 1000)" }
             for product in products.prefix(3) {
-                _ = try await client.widgets(for: try Self.shared(server.base, productId: product), as: Product.self, budget: .seconds(30))
+                _ = try await client.widgets(for: try Self.shared(server.base, productId: product), as: Product.self, budget: Fixtures.patience)
             }
             #expect(cache.statistics.evictions == 0)
             // Use the first again, so the second is now the least recently used.
-            _ = try await client.widgets(for: try Self.shared(server.base, productId: products[0]), as: Product.self, budget: .seconds(30))
-            _ = try await client.widgets(for: try Self.shared(server.base, productId: products[3]), as: Product.self, budget: .seconds(30))
+            _ = try await client.widgets(for: try Self.shared(server.base, productId: products[0]), as: Product.self, budget: Fixtures.patience)
+            _ = try await client.widgets(for: try Self.shared(server.base, productId: products[3]), as: Product.self, budget: Fixtures.patience)
             let statistics = cache.statistics
             #expect(statistics.evictions == 1)
             #expect(statistics.entries == 3)
             #expect(statistics.bytes <= cache.maxBytes)
             #expect(try await server.count(Fixtures.retenoPath()) == 4)
-            _ = try await client.widgets(for: try Self.shared(server.base, productId: products[0]), as: Product.self, budget: .seconds(30))
+            _ = try await client.widgets(for: try Self.shared(server.base, productId: products[0]), as: Product.self, budget: Fixtures.patience)
             #expect(try await server.count(Fixtures.retenoPath()) == 4)     // still kept
-            _ = try await client.widgets(for: try Self.shared(server.base, productId: products[1]), as: Product.self, budget: .seconds(30))
+            _ = try await client.widgets(for: try Self.shared(server.base, productId: products[1]), as: Product.self, budget: Fixtures.patience)
             #expect(try await server.count(Fixtures.retenoPath()) == 5)     // evicted, asked again
         }
     }
@@ -132,15 +132,15 @@ struct CacheTests {
         try await withVendorServer { server in
             try await server.route(Fixtures.retenoPath(), otherwise: .init(body: Fixtures.retenoReply(prefix: "s")))
             let cache = RecommendationsCache(timeToLive: .seconds(3600))
-            let client = RecommendationsClient(cache: cache)
+            let client = RecommendationsClient(cache: cache, sharedFetchTimeout: Fixtures.patience)
             let personal = RecommendationsRequest.reteno(try Fixtures.reteno(server.base))
-            for _ in 0..<2 { _ = try await client.widgets(for: personal, as: Product.self, budget: .seconds(30)) }
+            for _ in 0..<2 { _ = try await client.widgets(for: personal, as: Product.self, budget: Fixtures.patience) }
             #expect(try await server.count(Fixtures.retenoPath()) == 2)
             #expect(cache.statistics.bypassed == 2)
             #expect(cache.statistics.entries == 0)
             let segments = CustomerSegments([.discovery: [Segment(id: "vip", segmentationId: "s1")]])
             for segment in [nil, RecommendationsCacheKey.segment(segments), RecommendationsCacheKey.segment(segments)] {
-                _ = try await client.widgets(for: try Self.shared(server.base, segment: segment), as: Product.self, budget: .seconds(30))
+                _ = try await client.widgets(for: try Self.shared(server.base, segment: segment), as: Product.self, budget: Fixtures.patience)
             }
             #expect(try await server.count(Fixtures.retenoPath()) == 4)
             #expect(cache.statistics.entries == 2)
@@ -151,11 +151,11 @@ struct CacheTests {
         try await withVendorServer { server in
             try await server.route(Fixtures.retenoPath(), otherwise: .init(body: Fixtures.retenoReply(prefix: "h")))
             let cache = RecommendationsCache(timeToLive: .seconds(3600))
-            let client = RecommendationsClient(cache: cache)
+            let client = RecommendationsClient(cache: cache, sharedFetchTimeout: Fixtures.patience)
             let request = try Self.shared(server.base)
             let renders = Counter()
             func page() async throws -> RenderedRecommendations<Product> {
-                try await client.rendered(for: request, as: Product.self, budget: .seconds(30), name: "list") { recommendations in
+                try await client.rendered(for: request, as: Product.self, budget: Fixtures.patience, name: "list") { recommendations in
                     renders.increment()
                     return recommendations.widgets.flatMap(\.items).map(\.product.name).joined(separator: ", ")
                 }

@@ -7,7 +7,7 @@ import RecoTemplates
 struct Shoe: RecommendableProduct { let productId: String; let name: String }
 
 struct ProductPage {
-    let client = RecommendationsClient(cache: RecommendationsCache(timeToLive: .seconds(60), staleWhileRevalidate: .seconds(240)))
+    var client = RecommendationsClient(cache: RecommendationsCache(timeToLive: .seconds(60), staleWhileRevalidate: .seconds(240)))
     let gate: ImpressionGate                     // ImpressionGate(tracker: tracker, initialConsent: .pending)
     var reteno = RetenoRecomsRequest.defaultBaseURL
 
@@ -42,13 +42,14 @@ struct ReadmePageExampleTests {
         try await withVendorServer { server in
             try await server.route(Fixtures.retenoPath(), otherwise: .init(body: Fixtures.retenoReply(prefix: "240")))
             let sent = Sent()
-            let page = ProductPage(gate: ImpressionGate(initialConsent: .granted) { sent.append($0) }, reteno: server.base)
+            let client = RecommendationsClient(cache: RecommendationsCache(timeToLive: Fixtures.patience), sharedFetchTimeout: Fixtures.patience)
+            let page = ProductPage(client: client, gate: ImpressionGate(initialConsent: .granted) { sent.append($0) }, reteno: server.base)
             let visitor = InteractionContext(userId: "u-1", sessionId: "s-1")
             let chrome = [(name: "User-Agent", value: ImpressionPolicyTests.chrome)]
             // The example's budget is 300 ms; on a machine busy enough to miss it, the page renders without
             // the block while the shared fetch goes on and fills the cache, and a later page shows it.
             var html = ""
-            for _ in 0..<100 where html.isEmpty {
+            for _ in 0..<3000 where html.isEmpty {
                 html = try await page.blocks(productId: "240-LV09", cookie: "c-1", visitor: visitor, headers: chrome)
                 if html.isEmpty { try await Task.sleep(for: .milliseconds(100)) }
             }

@@ -11,7 +11,7 @@ struct VendorErrorTests {
             try await server.route(Fixtures.segmentifyPath, otherwise: .init(status: code == "BAD_INPUT" ? 400 : 200, body: #"{"statusCode":"\#(code)"}"#))
             let client = RecommendationsClient()
             let error = await #expect(throws: NoWidgets.self) {
-                _ = try await client.widgets(for: .segmentify(try Fixtures.segmentify(server.base)), as: Product.self, budget: .seconds(10))
+                _ = try await client.widgets(for: .segmentify(try Fixtures.segmentify(server.base)), as: Product.self, budget: Fixtures.patience)
             }
             #expect(error?.kind == .vendorError)
             #expect(error?.vendorCode == code)
@@ -24,7 +24,7 @@ struct VendorErrorTests {
         try await withVendorServer { server in
             try await server.route(Fixtures.retenoPath(), otherwise: .init(status: 401, body: #"{"message":"bad access key"}"#))
             let error = await #expect(throws: NoWidgets.self) {
-                _ = try await RecommendationsClient().widgets(for: .reteno(try Fixtures.reteno(server.base)), as: Product.self, budget: .seconds(10))
+                _ = try await RecommendationsClient().widgets(for: .reteno(try Fixtures.reteno(server.base)), as: Product.self, budget: Fixtures.patience)
             }
             #expect(error?.kind == .httpStatus)
             #expect(error?.status == 401)
@@ -36,7 +36,7 @@ struct VendorErrorTests {
         try await withVendorServer { server in
             try await server.route(Fixtures.retenoPath(), otherwise: .init(body: #"{"recoms":[{"productId":"a"},"#))
             let error = await #expect(throws: NoWidgets.self) {
-                _ = try await RecommendationsClient().widgets(for: .reteno(try Fixtures.reteno(server.base)), as: Product.self, budget: .seconds(10))
+                _ = try await RecommendationsClient().widgets(for: .reteno(try Fixtures.reteno(server.base)), as: Product.self, budget: Fixtures.patience)
             }
             #expect(error?.kind == .decodingFailed)
             #expect(error?.payloadError?.kind == .invalidJSON)
@@ -49,7 +49,7 @@ struct VendorErrorTests {
             // No product has a name, which the model requires.
             try await server.route(Fixtures.retenoPath(), otherwise: .init(body: #"{"recoms":[{"productId":"a"},{"productId":"b"}]}"#))
             let error = await #expect(throws: NoWidgets.self) {
-                _ = try await RecommendationsClient().widgets(for: .reteno(try Fixtures.reteno(server.base)), as: Product.self, budget: .seconds(10))
+                _ = try await RecommendationsClient().widgets(for: .reteno(try Fixtures.reteno(server.base)), as: Product.self, budget: Fixtures.patience)
             }
             #expect(error?.kind == .decodingFailed)
             #expect(error?.report?.failures.count == 2)
@@ -62,7 +62,7 @@ struct VendorErrorTests {
             try await server.route(Fixtures.retenoPath(), otherwise: .init(body: Fixtures.retenoReply(prefix: "big", count: 50)))
             let client = RecommendationsClient(maxReplyBytes: 1000)
             let error = await #expect(throws: NoWidgets.self) {
-                _ = try await client.widgets(for: .reteno(try Fixtures.reteno(server.base)), as: Product.self, budget: .seconds(10))
+                _ = try await client.widgets(for: .reteno(try Fixtures.reteno(server.base)), as: Product.self, budget: Fixtures.patience)
             }
             #expect(error?.kind == .tooLarge)
         }
@@ -72,7 +72,7 @@ struct VendorErrorTests {
         try await withVendorServer { server in
             try await server.route(Fixtures.segmentifyPath, otherwise: .init(body: try Fixtures.payload("segmentify-product-page")))
             let request = try Fixtures.segmentify(server.base)
-            let products = try await RecommendationsClient().widgets(for: .segmentify(request), as: Product.self, budget: .seconds(10))
+            let products = try await RecommendationsClient().widgets(for: .segmentify(request), as: Product.self, budget: Fixtures.patience)
             #expect(products.widgets.count == 4)
             // What reached the vendor is the request's body, byte for byte.
             #expect(try await server.lastBody(Fixtures.segmentifyPath) == String(decoding: request.body, as: UTF8.self))
