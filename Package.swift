@@ -9,16 +9,20 @@ let package = Package(
     products: [
         .library(name: "RecoKit", targets: ["RecoKit"]),
         .library(name: "RecoTemplates", targets: ["RecoTemplates"]),
+        .library(name: "RecoHTTP", targets: ["RecoHTTP"]),
         .library(name: "RecoTracking", targets: ["RecoTracking"]),
         .library(name: "RecoVendors", targets: ["RecoVendors"]),
+        .library(name: "RecoPage", targets: ["RecoPage"]),
         .library(name: "RecoKitTesting", targets: ["RecoKitTesting"]),
         .executable(name: "recokit", targets: ["RecoKitCLI"]),
     ],
     targets: [
         .target(name: "RecoKit"),
         .target(name: "RecoTemplates", dependencies: ["RecoKit"]),
-        .target(name: "RecoTracking", dependencies: ["RecoKit"]),
+        .target(name: "RecoHTTP"),
+        .target(name: "RecoTracking", dependencies: ["RecoKit", "RecoHTTP"]),
         .target(name: "RecoVendors", dependencies: ["RecoKit", "RecoTracking"]),
+        .target(name: "RecoPage", dependencies: ["RecoKit", "RecoHTTP", "RecoTracking", "RecoVendors"], exclude: ["Impressions/known-bots.txt"]),
         .target(name: "RecoKitTesting", dependencies: ["RecoKit", "RecoTemplates", "RecoTracking", "RecoVendors"]),
         .executableTarget(name: "RecoKitCLI", dependencies: ["RecoKit", "RecoTemplates", "RecoTracking", "RecoVendors"]),
 
@@ -26,6 +30,7 @@ let package = Package(
         .testTarget(name: "RecoTemplatesTests", dependencies: ["RecoTemplates", "RecoVendors", "RecoKitTesting"], exclude: ["Golden", "FuzzRegressions"]),
         .testTarget(name: "RecoTrackingTests", dependencies: ["RecoTracking", "RecoVendors", "RecoKitTesting"], exclude: ["Fixtures"]),
         .testTarget(name: "RecoVendorsTests", dependencies: ["RecoVendors", "RecoKitTesting"]),
+        .testTarget(name: "RecoPageTests", dependencies: ["RecoPage", "RecoTemplates", "RecoKitTesting"]),
         .testTarget(name: "RecoKitCLITests", dependencies: ["RecoKitTesting", "RecoTemplates", "RecoTracking"]),
     ],
     swiftLanguageModes: [.v6]

@@ -32,6 +32,7 @@ let package = Package(
                 .product(name: "RecoTemplates", package: "RecoKit"),
                 .product(name: "RecoTracking", package: "RecoKit"),
                 .product(name: "RecoVendors", package: "RecoKit"),
+                .product(name: "RecoPage", package: "RecoKit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

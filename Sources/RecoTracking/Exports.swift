@@ -1,1 +1,2 @@
 @_exported import RecoKit
+@_exported import RecoHTTP

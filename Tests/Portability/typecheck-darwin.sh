@@ -74,8 +74,10 @@ check() {  # check MODULE [executable]
 }
 check RecoKit
 check RecoTemplates
+check RecoHTTP
 check RecoTracking
 check RecoVendors
+check RecoPage
 check RecoKitTesting
 check RecoKitCLI executable
 echo "every module type-checks with macOS's conditions"

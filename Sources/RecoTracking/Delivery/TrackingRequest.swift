@@ -1,72 +1,8 @@
-import Foundation
+import RecoHTTP
 
-/// An HTTP request a destination built for one batch.
-public struct TrackingRequest: Sendable, Hashable {
-    /// `POST` for every known vendor.
-    public var method: String
-    /// The full URL, query included.
-    public var url: URL
-    /// Header names and values, in the order they are sent.
-    public var headers: [(name: String, value: String)]
-    /// The encoded batch.
-    public var body: Data
+/// The request a destination builds for one batch: RecoHTTP's ``RecoHTTP/VendorRequest`` under the
+/// name tracking code has always used.
+public typealias TrackingRequest = VendorRequest
 
-    /// A request.
-    public init(method: String = "POST", url: URL, headers: [(name: String, value: String)], body: Data) {
-        self.method = method
-        self.url = url
-        self.headers = headers
-        self.body = body
-    }
-
-    /// The value of a header (case-insensitive name).
-    public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
-    }
-
-    public static func == (lhs: TrackingRequest, rhs: TrackingRequest) -> Bool {
-        lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body
-            && lhs.headers.map(\.name) == rhs.headers.map(\.name) && lhs.headers.map(\.value) == rhs.headers.map(\.value)
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(method)
-        hasher.combine(url)
-        hasher.combine(body)
-    }
-}
-
-/// The HTTP answer to a ``TrackingRequest``.
-public struct TrackingReply: Sendable, Hashable {
-    /// The HTTP status code.
-    public var status: Int
-    /// Header values by lower-cased name.
-    public var headers: [String: String]
-    /// The body bytes.
-    public var body: Data
-
-    /// A reply.
-    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
-        self.status = status
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
-        self.body = body
-    }
-
-    /// The `Retry-After` header as a duration: delay-seconds, or an HTTP date relative to `now`.
-    public func retryAfter(now: Date) -> Duration? {
-        guard let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        if let seconds = Int(value) { return .seconds(max(0, seconds)) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
-        return .milliseconds(max(0, Int64(date.timeIntervalSince(now) * 1000)))
-    }
-
-    /// The body as text, at most `limit` characters (for reasons in dead letters).
-    public func bodyText(limit: Int = 300) -> String {
-        let text = String(decoding: body, as: UTF8.self)
-        return text.count > limit ? String(text.prefix(limit)) + "…" : text
-    }
-}
+/// The answer to a ``TrackingRequest``: RecoHTTP's ``RecoHTTP/VendorReply``.
+public typealias TrackingReply = VendorReply

@@ -22,8 +22,14 @@ public struct EventCallbacks: Sendable {
 
 /// Sends Connectif's "notify completed purchase" event from a server.
 ///
+/// ``ConnectifAPISender`` delivers through Connectif's public HTTP API (`POST /purchases/`, see
+/// ``ConnectifPurchaseRequest``); that API names the contact who bought (an e-mail or an external id,
+/// which must already exist in Connectif), which the web event does not. Bring your own
+/// ``ConnectifEventSender`` to deliver another way (a queue, Connectif's web tag on the page).
+///
 /// ```swift
-/// let connectif = Connectif(sender: mySender, context: .collected(appVersion: "2.4.1"))
+/// let connectif = Connectif(sender: ConnectifAPISender(apiKey: key, contact: .email(order.email)),
+///                           context: .collected(appVersion: "2.4.1"))
 /// switch await connectif.sendPurchase(purchase) {
 /// case .success: break
 /// case .failure(let error): print(error)   // "products[0].quantity: must be at least 1, got 0"

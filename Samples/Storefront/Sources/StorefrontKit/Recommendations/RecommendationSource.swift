@@ -1,14 +1,15 @@
 import Foundation
 import Logging
 import RecoKit
+import RecoPage
 import RecoTracking
 import RecoVendors
 
-/// Fetches a product page's recommendation blocks from Segmentify and Reteno at once, each within
-/// the settings' timeout, and decodes them into ``StoreProduct``. A vendor that fails, answers an
-/// error, is too slow (headers or body), or answers more than ``VendorSettings/maxReplyBytes``
-/// contributes no block; a block or product over ``StorefrontLimits`` is left out. What went wrong is
-/// logged, never thrown.
+/// Asks Segmentify and Reteno at once for a product page's recommendation blocks, through RecoPage's
+/// ``RecoPage/RecommendationsClient`` (the budget race, requests per vendor bounded), and decodes them
+/// into ``StoreProduct``. A vendor that fails, answers an error, is too slow (headers or body), or
+/// answers more than ``VendorSettings/maxReplyBytes`` contributes no block; a block or product over
+/// ``StorefrontLimits`` is left out. What went wrong is logged, never thrown.
 public struct RecommendationSource: Sendable {
     /// Where the vendors are.
     public let settings: VendorSettings
@@ -17,6 +18,7 @@ public struct RecommendationSource: Sendable {
     /// What is taken from a reply at most.
     public let limits: StorefrontLimits
     let logger: Logger
+    let client: RecommendationsClient
 
     /// A source sending through `transport`.
     public init(settings: VendorSettings, transport: any Transport = URLSessionTransport.shared, limits: StorefrontLimits = StorefrontLimits(),
@@ -25,55 +27,85 @@ public struct RecommendationSource: Sendable {
         self.transport = transport
         self.limits = limits
         self.logger = logger
+        client = RecommendationsClient(transport: transport, maxInFlightPerVendor: 64, maxReplyBytes: settings.maxReplyBytes)
     }
 
     /// The blocks for a product page, Segmentify's first; empty when no vendor answered in time.
     public func blocks(forProduct productId: String, visitor: Visitor, pageURL: String) async -> [Widget<StoreProduct>] {
-        async let segmentify = segmentifyBlocks(productId: productId, visitor: visitor, pageURL: pageURL)
-        async let reteno = retenoBlocks(productId: productId)
-        return await segmentify + reteno
-    }
-
-    func segmentifyBlocks(productId: String, visitor: Visitor, pageURL: String) async -> [Widget<StoreProduct>] {
-        let request = SegmentifyRecommendationRequest(dataCenter: settings.segmentify, apiKey: settings.segmentifyApiKey,
-                                            origin: settings.segmentifyOrigin, productId: productId, visitor: visitor,
-                                            language: settings.language, pageURL: pageURL).request
-        guard let body = await send(request, vendor: "segmentify") else { return [] }
-        do {
-            let (reply, leftOut) = SegmentifyCountCheck.check(try JSONValue(parsing: body), maxItemCount: limits.maxItemCount)
-            for reason in leftOut { logger.warning("segmentify block left out: \(reason)") }
-            return keep(try SegmentifyRecommendations.decode(reply, language: settings.language), vendor: "segmentify")
-        } catch {
-            logger.warning("segmentify reply not usable: \(Self.brief(error))")
-            return []
+        let requests = [segmentifyRequest(productId: productId, visitor: visitor, pageURL: pageURL), retenoRequest(productId: productId)]
+        let page = await client.widgets(for: requests.compactMap { $0 }, as: StoreProduct.self, budget: settings.timeout)
+        return page.flatMap { part -> [Widget<StoreProduct>] in
+            switch part.result {
+            case .success(let recommendations): return keep(recommendations, vendor: part.vendor.rawValue)
+            case .failure(let reason):
+                log(reason)
+                return []
+            }
         }
     }
 
-    func retenoBlocks(productId: String) async -> [Widget<StoreProduct>] {
-        let recoms: RetenoRecomsRequest
+    /// Segmentify's request: a `PRODUCT_VIEW` of the product alone (the sample has no catalog for the
+    /// fields a full product view carries), whose reply is checked for absurd `itemCount`s before decoding.
+    func segmentifyRequest(productId: String, visitor: Visitor, pageURL: String) -> RecommendationsRequest? {
+        let event: JSONValue = .object([
+            "name": "PRODUCT_VIEW", "productId": .string(productId), "userId": .string(visitor.id),
+            "sessionId": .string(visitor.session), "lang": .string(settings.language), "pageUrl": .string(pageURL),
+        ])
+        let segmentify: SegmentifyRecommendationsRequest
         do {
-            recoms = try RetenoRecomsRequest(variantId: settings.retenoVariant, accessKey: settings.retenoAccessKey,
-                                             productIds: [productId], baseURL: settings.reteno)
+            segmentify = try SegmentifyRecommendationsRequest(dataCenter: settings.segmentify, apiKey: settings.segmentifyApiKey,
+                                                              origin: settings.segmentifyOrigin, objects: [event], language: settings.language)
+        } catch {
+            logger.warning("segmentify request not built: \(error)")
+            return nil
+        }
+        let (language, maxItemCount, logger) = (settings.language, limits.maxItemCount, logger)
+        return RecommendationsRequest(vendor: .segmentify, http: segmentify.request) { (body: Data) throws(PayloadError) in
+            let (reply, leftOut) = SegmentifyCountCheck.check(try JSONValue(parsing: body), maxItemCount: maxItemCount)
+            for reason in leftOut { logger.warning("segmentify block left out: \(reason)") }
+            return try SegmentifyRecommendations.decode(reply, language: language)
+        }
+    }
+
+    /// Reteno's request for products like this one.
+    func retenoRequest(productId: String) -> RecommendationsRequest? {
+        do {
+            let recoms = try RetenoRecomsRequest(variantId: settings.retenoVariant, accessKey: settings.retenoAccessKey,
+                                                 productIds: [productId], baseURL: settings.reteno)
+            return .reteno(recoms, title: "Customers also viewed")
         } catch {
             logger.warning("reteno request not built: \(error)")
-            return []
-        }
-        let request = TrackingRequest(method: recoms.method, url: recoms.url,
-                                      headers: recoms.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
-                                      body: recoms.body)
-        guard let body = await send(request, vendor: "reteno") else { return [] }
-        do {
-            return keep(try RetenoRecoms.decode(body, variantId: settings.retenoVariant, title: "Customers also viewed"), vendor: "reteno")
-        } catch {
-            logger.warning("reteno reply not usable: \(Self.brief(error))")
-            return []
+            return nil
         }
     }
 
-    /// Decodes into the shop's model, drops products out of stock and whatever is over ``limits``, and
-    /// logs what the report says and what was left out.
-    private func keep(_ reply: Recommendations<RawProduct>, vendor: String) -> [Widget<StoreProduct>] {
-        let decoded = reply.decoded(as: StoreProduct.self)
+    /// Logs why a vendor gave no block.
+    private func log(_ reason: NoWidgets) {
+        let vendor = reason.vendor
+        switch reason.kind {
+        case .outOfBudget:
+            logger.warning("\(vendor) did not answer within \(settings.timeout): page rendered without its blocks")
+        case .tooLarge:
+            logger.warning("\(vendor) unusable (\(ReplyTooLarge(limit: settings.maxReplyBytes))): page rendered without its blocks")
+        case .network:
+            if let tooLarge = reason.networkError as? ReplyTooLarge {
+                logger.warning("\(vendor) unusable (\(tooLarge)): page rendered without its blocks")
+            } else {
+                logger.warning("\(vendor) unreachable (\(Self.brief(reason.networkError ?? reason))): page rendered without its blocks")
+            }
+        case .httpStatus:
+            logger.warning("\(vendor) answered HTTP \(reason.status ?? 0): page rendered without its blocks")
+        default:
+            if let report = reason.report {
+                for failure in report.failures.prefix(20) { logger.notice("\(vendor): product skipped: \(Self.brief(failure))") }
+            }
+            logger.warning("\(vendor) reply not usable: \(Self.brief(reason.payloadError.map { $0 as any Error } ?? reason))")
+        }
+    }
+
+    /// Drops products out of stock and whatever is over ``limits``, and logs what the report says and
+    /// what was left out.
+    private func keep(_ decoded: Recommendations<StoreProduct>, vendor: String) -> [Widget<StoreProduct>] {
         for failure in decoded.report.failures.prefix(20) { logger.notice("\(vendor): product skipped: \(Self.brief(failure))") }
         var kept: [Widget<StoreProduct>] = []
         for widget in decoded.widgets {
@@ -98,39 +130,6 @@ public struct RecommendationSource: Sendable {
             if !items.isEmpty { kept.append(widget) }
         }
         return kept
-    }
-
-    /// The reply's body on a 2xx answer, whole within the timeout and within the size limit; nil (logged)
-    /// otherwise.
-    private func send(_ request: TrackingRequest, vendor: String) async -> Data? {
-        let timeout = settings.timeout
-        let transport = self.transport
-        // The page's budget is kept here, whatever the transport does with its timeout (a caller's own
-        // transport may ignore it, or read a slow body for longer): see ``Deadline``. The transport gets
-        // a whole second more as its own limit.
-        let transportTimeout = Duration.seconds(max(1, timeout.components.seconds + 1))
-        let outcome = await Deadline.race(timeout) { try await transport.send(request, timeout: transportTimeout) }
-        switch outcome {
-        case .late:
-            logger.warning("\(vendor) did not answer within \(timeout): page rendered without its blocks")
-            return nil
-        case .failed(let error as ReplyTooLarge):
-            logger.warning("\(vendor) unusable (\(error)): page rendered without its blocks")
-            return nil
-        case .failed(let error):
-            logger.warning("\(vendor) unreachable (\(Self.brief(error))): page rendered without its blocks")
-            return nil
-        case .done(let reply):
-            guard (200..<300).contains(reply.status) else {
-                logger.warning("\(vendor) answered HTTP \(reply.status): page rendered without its blocks")
-                return nil
-            }
-            guard reply.body.count <= settings.maxReplyBytes else {
-                logger.warning("\(vendor) unusable (\(ReplyTooLarge(limit: settings.maxReplyBytes))): page rendered without its blocks")
-                return nil
-            }
-            return reply.body
-        }
     }
 
     /// A vendor's error or failure for the log: control characters escaped, cut after 400 characters.

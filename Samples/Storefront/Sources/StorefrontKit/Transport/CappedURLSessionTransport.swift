@@ -10,7 +10,7 @@ import RecoTracking
 /// gather the whole body first, which a vendor's hostile reply can make as large as it likes.)
 ///
 /// The request is cancelled with its task. Its timeout goes to Foundation in whole seconds (at least
-/// one): the page's own, shorter budget is kept by ``RecommendationSource``.
+/// one): the page's own, shorter budget is kept by RecoPage's `RecommendationsClient`.
 public final class CappedURLSessionTransport: Transport, @unchecked Sendable {
     /// The most bytes of a reply's body read.
     public let maxReplyBytes: Int

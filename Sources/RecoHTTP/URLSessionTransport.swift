@@ -3,10 +3,10 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The HTTP transport over Foundation's `URLSession`: one shared session for every tracker, no
+/// The HTTP transport over Foundation's `URLSession`: one shared session for every tracker and client, no
 /// cookies or cache, a per-request timeout, and cancellation that aborts the request.
 public final class URLSessionTransport: Transport, @unchecked Sendable {
-    /// The transport all trackers share unless given another.
+    /// The transport all trackers and clients share unless given another.
     public static let shared = URLSessionTransport()
 
     private let session: URLSession
@@ -28,7 +28,7 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
     /// can fail as timed out at once, a prompt reply notwithstanding (seen under load). So URLSession
     /// gets whole seconds (at least one) as a backstop, and the timeout itself is kept here: the request
     /// races a timer, and the loser is cancelled.
-    public func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+    public func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         if !request.body.isEmpty { urlRequest.httpBody = request.body }
@@ -37,7 +37,7 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
         for header in request.headers { urlRequest.setValue(header.value, forHTTPHeaderField: header.name) }
         let session = self.session
         let prepared = urlRequest
-        return try await withThrowingTaskGroup(of: TrackingReply.self) { group in
+        return try await withThrowingTaskGroup(of: VendorReply.self) { group in
             group.addTask { try await Self.perform(prepared, on: session) }
             group.addTask {
                 try await Task.sleep(for: timeout)
@@ -49,10 +49,10 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
     }
 
     /// One data task, cancelled when the calling task is.
-    private static func perform(_ urlRequest: URLRequest, on session: URLSession) async throws -> TrackingReply {
+    private static func perform(_ urlRequest: URLRequest, on session: URLSession) async throws -> VendorReply {
         let box = TaskBox()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TrackingReply, any Error>) in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<VendorReply, any Error>) in
                 let task = session.dataTask(with: urlRequest) { data, response, error in
                     if let error { continuation.resume(throwing: error); return }
                     guard let http = response as? HTTPURLResponse else {
@@ -63,7 +63,7 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
                     for (key, value) in http.allHeaderFields {
                         if let key = key as? String, let value = value as? String { headers[key] = value }
                     }
-                    continuation.resume(returning: TrackingReply(status: http.statusCode, headers: headers, body: data ?? Data()))
+                    continuation.resume(returning: VendorReply(status: http.statusCode, headers: headers, body: data ?? Data()))
                 }
                 box.set(task)
                 task.resume()

@@ -3,31 +3,29 @@ import Foundation
 /// Runs work against a time limit and answers by the limit, whatever the work does: the work runs in
 /// its own task, which is cancelled (not waited for) when the limit passes first. A transport that is
 /// slow to notice cancellation (a body still streaming in) therefore cannot hold a page past its budget.
-enum Deadline {
+enum BudgetRace {
     /// How the race ended.
     enum Outcome<Value: Sendable>: Sendable {
         /// The work finished in time.
         case done(Value)
-        /// The work threw in time.
-        case failed(any Error)
         /// The limit passed first.
         case late
     }
 
-    /// The work's outcome, or ``Outcome/late`` at `limit`.
-    static func race<Value: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> Value) async -> Outcome<Value> {
+    /// The work's value, or ``Outcome/late`` at `limit`.
+    static func race<Value: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async -> Value) async -> Outcome<Value> {
         let race = Race<Value>()
-        return await withCheckedContinuation { continuation in
-            race.start(continuation)
-            race.adopt(Task {
-                let outcome: Outcome<Value>
-                do { outcome = .done(try await work()) } catch { outcome = .failed(error) }
-                race.finish(outcome)
-            })
-            race.adopt(Task {
-                try? await Task.sleep(for: limit)
-                race.finish(.late)
-            })
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                race.start(continuation)
+                race.adopt(Task { race.finish(.done(await work())) })
+                race.adopt(Task {
+                    try? await Task.sleep(for: limit)
+                    race.finish(.late)
+                })
+            }
+        } onCancel: {
+            race.finish(.late)
         }
     }
 
@@ -37,13 +35,19 @@ enum Deadline {
         private var continuation: CheckedContinuation<Outcome<Value>, Never>?
         private var tasks: [Task<Void, Never>] = []
         private var finished = false
+        private var early: Outcome<Value>?
 
         func start(_ continuation: CheckedContinuation<Outcome<Value>, Never>) {
-            lock.withLock { self.continuation = continuation }
+            let early: Outcome<Value>? = lock.locked {
+                if finished { return self.early }
+                self.continuation = continuation
+                return nil
+            }
+            if let early { continuation.resume(returning: early) }
         }
 
         func adopt(_ task: Task<Void, Never>) {
-            let cancelNow = lock.withLock {
+            let cancelNow = lock.locked {
                 if !finished { tasks.append(task) }
                 return finished
             }
@@ -51,9 +55,10 @@ enum Deadline {
         }
 
         func finish(_ outcome: Outcome<Value>) {
-            let (continuation, tasks): (CheckedContinuation<Outcome<Value>, Never>?, [Task<Void, Never>]) = lock.withLock {
+            let (continuation, tasks): (CheckedContinuation<Outcome<Value>, Never>?, [Task<Void, Never>]) = lock.locked {
                 guard !finished else { return (nil, []) }
                 finished = true
+                if self.continuation == nil { early = outcome }
                 defer { self.continuation = nil; self.tasks = [] }
                 return (self.continuation, self.tasks)
             }

@@ -1,0 +1,242 @@
+import Foundation
+import RecoKit
+
+/// Keeps vendors' answers that many visitors may share, so that pages asking the same thing within a
+/// while ask the vendor once, and keeps rendered HTML beside them.
+///
+/// - Keys say what determines an answer (``RecommendationsCacheKey``); a request marked
+///   ``RecommendationsRequest/Sharing/personal`` never enters or comes from the cache.
+/// - An answer is fresh for ``timeToLive``; for ``staleWhileRevalidate`` after that it is still served,
+///   at once, while one fetch in the background refreshes it.
+/// - Pages that miss at the same moment share one fetch (single flight).
+/// - A fetch that fails (outage, error code, an answer that does not decode) is not cached: the next
+///   page asks again, and a stale answer keeps being served until its window ends.
+/// - Bounded by ``maxEntries`` and ``maxBytes`` (vendor answer bytes plus rendered HTML); the entry
+///   used least recently goes first. An answer larger than ``maxBytes`` alone is not kept.
+///
+/// ```swift
+/// let cache = RecommendationsCache(timeToLive: .seconds(60), staleWhileRevalidate: .seconds(240))
+/// let client = RecommendationsClient(cache: cache)
+/// print(cache.statistics)   // hits 120, misses 4 (joined 2), stale served 7, refreshes 1, …
+/// ```
+public final class RecommendationsCache: @unchecked Sendable {
+    /// How long an answer is fresh.
+    public let timeToLive: Duration
+    /// How long after ``timeToLive`` an answer is still served while it is refreshed.
+    public let staleWhileRevalidate: Duration
+    /// The most entries kept.
+    public let maxEntries: Int
+    /// The most bytes kept (vendor answers and rendered HTML).
+    public let maxBytes: Int
+    let clock: CacheClock
+
+    private let lock = NSLock()
+    private var entries: [RecommendationsCacheKey: Entry] = [:]
+    private var counts = CacheStatistics()
+    private var bytes = 0
+    private var tick: UInt64 = 0
+    private var serial: UInt64 = 0
+
+    /// A vendor's answer as kept: its widgets of raw products and the size of the bytes they came from.
+    struct Answer: Sendable {
+        let recommendations: Recommendations<RawProduct>
+        let bytes: Int
+    }
+
+    /// An answer with the generation it was stored under (rendered HTML belongs to one generation).
+    struct Stored: Sendable {
+        let answer: Answer
+        let generation: UInt64
+    }
+
+    typealias Load = Task<Result<Stored, NoWidgets>, Never>
+
+    private struct Entry {
+        var answer: Answer?
+        var storedAt = Duration.zero
+        var generation: UInt64 = 0
+        var rendered: [String: String] = [:]
+        var renderedBytes = 0
+        var loading: (id: UInt64, task: Load)?
+        var lastUsed: UInt64 = 0
+        var size: Int { (answer?.bytes ?? 0) + renderedBytes }
+    }
+
+    /// What the cache has for a key.
+    enum Lookup {
+        /// Fresh: serve it.
+        case fresh(Stored)
+        /// Stale: serve it (a refresh is under way).
+        case stale(Stored)
+        /// Nothing usable: wait for this fetch (started now, or joined).
+        case wait(Load)
+    }
+
+    /// A cache.
+    /// - Parameters:
+    ///   - timeToLive: how long an answer is fresh.
+    ///   - staleWhileRevalidate: how long after that it is served while being refreshed (zero: never).
+    ///   - maxEntries: the most entries kept.
+    ///   - maxBytes: the most bytes kept (64 MiB by default).
+    ///   - clock: where time is read (``CacheClock/continuous`` unless a test moves it).
+    public init(timeToLive: Duration, staleWhileRevalidate: Duration = .zero, maxEntries: Int = 10_000,
+                maxBytes: Int = 64 << 20, clock: CacheClock = .continuous) {
+        self.timeToLive = max(.zero, timeToLive)
+        self.staleWhileRevalidate = max(.zero, staleWhileRevalidate)
+        self.maxEntries = max(1, maxEntries)
+        self.maxBytes = max(1, maxBytes)
+        self.clock = clock
+    }
+
+    /// What the cache has done, and holds now.
+    public var statistics: CacheStatistics {
+        lock.locked {
+            var statistics = counts
+            statistics.entries = entries.count
+            statistics.bytes = bytes
+            return statistics
+        }
+    }
+
+    /// Forgets every answer (fetches under way still finish, and are kept).
+    public func removeAll() {
+        lock.locked {
+            entries = entries.filter { $0.value.loading != nil }.mapValues { entry in
+                var entry = entry
+                entry.answer = nil
+                entry.rendered = [:]
+                entry.renderedBytes = 0
+                return entry
+            }
+            bytes = 0
+        }
+    }
+
+    /// Counts a personal request, which passed the cache by.
+    func countBypass() { lock.locked { counts.bypassed += 1 } }
+
+    /// The answer for `key`: fresh, stale (starting one refresh with `load`), or a fetch to wait for
+    /// (joined, or started with `load`).
+    func lookup(_ key: RecommendationsCacheKey, load: @escaping @Sendable () async -> Result<Answer, NoWidgets>) -> Lookup {
+        lock.locked {
+            let now = clock.now()
+            tick += 1
+            var entry = entries[key] ?? Entry()
+            entry.lastUsed = tick
+            defer { entries[key] = entry }
+            if let answer = entry.answer {
+                let age = now - entry.storedAt
+                if age < timeToLive {
+                    counts.hits += 1
+                    return .fresh(Stored(answer: answer, generation: entry.generation))
+                }
+                if age < timeToLive + staleWhileRevalidate {
+                    counts.staleServed += 1
+                    if entry.loading == nil {
+                        counts.refreshes += 1
+                        entry.loading = start(key, load)
+                    }
+                    return .stale(Stored(answer: answer, generation: entry.generation))
+                }
+                drop(&entry)
+            }
+            counts.misses += 1
+            if let loading = entry.loading {
+                counts.joined += 1
+                return .wait(loading.task)
+            }
+            let loading = start(key, load)
+            entry.loading = loading
+            return .wait(loading.task)
+        }
+    }
+
+    /// The HTML rendered as `name` from the answer of `generation`, if kept.
+    func rendered(_ key: RecommendationsCacheKey, name: String, generation: UInt64) -> String? {
+        lock.locked {
+            guard let entry = entries[key], entry.answer != nil, entry.generation == generation else { return nil }
+            return entry.rendered[name]
+        }
+    }
+
+    /// Keeps HTML rendered as `name` from the answer of `generation` (not when the answer changed since).
+    func keepRendered(_ html: String, _ key: RecommendationsCacheKey, name: String, generation: UInt64) {
+        lock.locked {
+            guard var entry = entries[key], entry.answer != nil, entry.generation == generation else { return }
+            let size = html.utf8.count
+            guard entry.size + size <= maxBytes else { return }
+            if let old = entry.rendered[name] {
+                entry.renderedBytes -= old.utf8.count
+                bytes -= old.utf8.count
+            }
+            entry.rendered[name] = html
+            entry.renderedBytes += size
+            bytes += size
+            entries[key] = entry
+            evict(keeping: key)
+        }
+    }
+
+    /// Starts a fetch for `key` whose result is stored when it ends. Called with the lock held.
+    private func start(_ key: RecommendationsCacheKey, _ load: @escaping @Sendable () async -> Result<Answer, NoWidgets>) -> (id: UInt64, task: Load) {
+        serial += 1
+        let id = serial
+        let task = Load { [self] in
+            let result = await load()
+            return finish(key, id: id, result)
+        }
+        return (id, task)
+    }
+
+    /// Stores a fetch's answer (a failure is not stored), and gives its generation.
+    private func finish(_ key: RecommendationsCacheKey, id: UInt64, _ result: Result<Answer, NoWidgets>) -> Result<Stored, NoWidgets> {
+        lock.locked {
+            serial += 1
+            let generation = serial
+            guard var entry = entries[key], entry.loading?.id == id else {
+                // The entry was dropped meanwhile (evicted, or the cache emptied): answer, keep nothing.
+                return result.map { Stored(answer: $0, generation: 0) }
+            }
+            entry.loading = nil
+            switch result {
+            case .failure(let reason):
+                counts.failuresNotCached += 1
+                if entry.answer == nil { entries[key] = nil } else { entries[key] = entry }
+                return .failure(reason)
+            case .success(let answer):
+                drop(&entry)
+                guard answer.bytes <= maxBytes else {
+                    entries[key] = nil
+                    return .success(Stored(answer: answer, generation: 0))
+                }
+                entry.answer = answer
+                entry.storedAt = clock.now()
+                entry.generation = generation
+                bytes += answer.bytes
+                entries[key] = entry
+                evict(keeping: key)
+                return .success(Stored(answer: answer, generation: generation))
+            }
+        }
+    }
+
+    /// Forgets an entry's answer and HTML. Called with the lock held.
+    private func drop(_ entry: inout Entry) {
+        bytes -= entry.size
+        entry.answer = nil
+        entry.rendered = [:]
+        entry.renderedBytes = 0
+    }
+
+    /// Drops the least recently used entries (not `key`, none with a fetch under way) until within
+    /// bounds. Called with the lock held.
+    private func evict(keeping key: RecommendationsCacheKey) {
+        while entries.count > maxEntries || bytes > maxBytes {
+            let victim = entries.filter { $0.key != key && $0.value.loading == nil }.min { $0.value.lastUsed < $1.value.lastUsed }
+            guard let victim else { return }
+            bytes -= victim.value.size
+            entries[victim.key] = nil
+            counts.evictions += 1
+        }
+    }
+}

@@ -1,0 +1,4 @@
+@_exported import RecoKit
+@_exported import RecoHTTP
+@_exported import RecoTracking
+@_exported import RecoVendors

@@ -1,0 +1,69 @@
+/// Decides, per page request, whether what the page shows and what the visitor does on it is recorded:
+/// a known bot or crawler (``KnownBots``, or no `User-Agent` at all) records nothing, impressions and
+/// click-throughs alike; a prefetch (`Sec-Purpose: prefetch`, or `Purpose: prefetch`, also with
+/// `;prerender` and other parameters) records nothing either, since nobody has seen the page yet
+/// (record the impressions when the page is shown, from the page itself).
+///
+/// ```swift
+/// let visit = ImpressionPolicy().visit(userAgent: request.headers["User-Agent"], headers: request.headers)
+/// if visit.records { try gate.record(.impression(of: widget, context: context), visitor: visitorId) }
+/// ```
+public struct ImpressionPolicy: Sendable {
+    /// The bots that record nothing.
+    public var bots: KnownBots
+
+    /// A policy with `bots` (the built-in list unless given).
+    public init(bots: KnownBots = .builtIn) { self.bots = bots }
+
+    /// What is recorded for a request with this user agent and these headers (names compared
+    /// case-insensitively).
+    public func visit(userAgent: String?, headers: [(name: String, value: String)]) -> PageVisit {
+        for header in headers {
+            let name = header.name.lowercased()
+            guard name == "sec-purpose" || name == "purpose" || name == "x-purpose" || name == "x-moz" else { continue }
+            let purposes = header.value.lowercased().split(whereSeparator: { $0 == ";" || $0 == "," }).map { $0.trimmingCharacters(in: .whitespaces) }
+            if purposes.contains("prefetch") || purposes.contains("preview") || purposes.contains("prerender") {
+                return PageVisit(.prefetch, detail: "\(header.name): \(header.value)")
+            }
+        }
+        guard let userAgent, !userAgent.trimmingCharacters(in: .whitespaces).isEmpty else {
+            return PageVisit(.bot, detail: "no User-Agent")
+        }
+        if let token = bots.match(userAgent) { return PageVisit(.bot, detail: token) }
+        return PageVisit(.visitor, detail: "")
+    }
+
+    /// ``visit(userAgent:headers:)`` with the user agent read from the headers.
+    public func visit(headers: [(name: String, value: String)]) -> PageVisit {
+        visit(userAgent: headers.first { $0.name.lowercased() == "user-agent" }?.value, headers: headers)
+    }
+}
+
+/// Who or what asked for a page, as the ``ImpressionPolicy`` sees it.
+public struct PageVisit: Hashable, Sendable, CustomStringConvertible {
+    /// Who or what it is.
+    public enum Kind: String, Hashable, Sendable {
+        /// A person's browser: its interactions are recorded (as consent allows).
+        case visitor
+        /// A known bot or crawler: nothing is recorded.
+        case bot
+        /// A prefetch or prerender: nothing is recorded, nobody has seen the page.
+        case prefetch
+    }
+
+    /// Who or what it is.
+    public let kind: Kind
+    /// For a bot, the token that matched (or `no User-Agent`); for a prefetch, the header.
+    public let detail: String
+
+    /// A visit.
+    public init(_ kind: Kind, detail: String) {
+        self.kind = kind
+        self.detail = detail
+    }
+
+    /// Whether impressions and clicks of this visit are recorded at all.
+    public var records: Bool { kind == .visitor }
+
+    public var description: String { detail.isEmpty ? kind.rawValue : "\(kind.rawValue) (\(detail))" }
+}

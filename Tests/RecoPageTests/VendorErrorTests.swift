@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import RecoPage
+
+/// Each way a vendor can answer without widgets, against a real HTTP server, and the typed reason.
+@Suite("Recommendations client: vendor errors")
+struct VendorErrorTests {
+    @Test(arguments: ["NO_ACCOUNT", "NO_DOMAIN_APIKEY_MATCH", "BAD_INPUT", "SOMETHING_NEW"])
+    func segmentifyErrorCodes(code: String) async throws {
+        try await withVendorServer { server in
+            try await server.route(Fixtures.segmentifyPath, otherwise: .init(status: code == "BAD_INPUT" ? 400 : 200, body: #"{"statusCode":"\#(code)"}"#))
+            let client = RecommendationsClient()
+            let error = await #expect(throws: NoWidgets.self) {
+                _ = try await client.widgets(for: .segmentify(try Fixtures.segmentify(server.base)), as: Product.self, budget: Fixtures.patience)
+            }
+            #expect(error?.kind == .vendorError)
+            #expect(error?.vendorCode == code)
+            #expect(error?.vendor == .segmentify)
+            #expect(error?.description.hasPrefix("segmentify: answered \(code): ") == true)
+        }
+    }
+
+    @Test func anHTTPErrorWithoutACodeIsItsStatus() async throws {
+        try await withVendorServer { server in
+            try await server.route(Fixtures.retenoPath(), otherwise: .init(status: 401, body: #"{"message":"bad access key"}"#))
+            let error = await #expect(throws: NoWidgets.self) {
+                _ = try await RecommendationsClient().widgets(for: .reteno(try Fixtures.reteno(server.base)), as: Product.self, budget: Fixtures.patience)
+            }
+            #expect(error?.kind == .httpStatus)
+            #expect(error?.status == 401)
+            #expect(error?.description == #"reteno: answered HTTP 401: {"message":"bad access key"}"#)
+        }
+    }
+
+    @Test func anAnswerThatDoesNotDecodeSaysWhere() async throws {
+        try await withVendorServer { server in
+            try await server.route(Fixtures.retenoPath(), otherwise: .init(body: #"{"recoms":[{"productId":"a"},"#))
+            let error = await #expect(throws: NoWidgets.self) {
+                _ = try await RecommendationsClient().widgets(for: .reteno(try Fixtures.reteno(server.base)), as: Product.self, budget: Fixtures.patience)
+            }
+            #expect(error?.kind == .decodingFailed)
+            #expect(error?.payloadError?.kind == .invalidJSON)
+            #expect(error?.payloadError?.position != nil)
+        }
+    }
+
+    @Test func productsThatDoNotFitTheModelComeWithTheReport() async throws {
+        try await withVendorServer { server in
+            // No product has a name, which the model requires.
+            try await server.route(Fixtures.retenoPath(), otherwise: .init(body: #"{"recoms":[{"productId":"a"},{"productId":"b"}]}"#))
+            let error = await #expect(throws: NoWidgets.self) {
+                _ = try await RecommendationsClient().widgets(for: .reteno(try Fixtures.reteno(server.base)), as: Product.self, budget: Fixtures.patience)
+            }
+            #expect(error?.kind == .decodingFailed)
+            #expect(error?.report?.failures.count == 2)
+            #expect(error?.report?.failures.first?.productId == "a")
+        }
+    }
+
+    @Test func anAnswerOverTheLimitIsTooLarge() async throws {
+        try await withVendorServer { server in
+            try await server.route(Fixtures.retenoPath(), otherwise: .init(body: Fixtures.retenoReply(prefix: "big", count: 50)))
+            let client = RecommendationsClient(maxReplyBytes: 1000)
+            let error = await #expect(throws: NoWidgets.self) {
+                _ = try await client.widgets(for: .reteno(try Fixtures.reteno(server.base)), as: Product.self, budget: Fixtures.patience)
+            }
+            #expect(error?.kind == .tooLarge)
+        }
+    }
+
+    @Test func aSegmentifyPageGetsItsBlocks() async throws {
+        try await withVendorServer { server in
+            try await server.route(Fixtures.segmentifyPath, otherwise: .init(body: try Fixtures.payload("segmentify-product-page")))
+            let request = try Fixtures.segmentify(server.base)
+            let products = try await RecommendationsClient().widgets(for: .segmentify(request), as: Product.self, budget: Fixtures.patience)
+            #expect(products.widgets.count == 4)
+            // What reached the vendor is the request's body, byte for byte.
+            #expect(try await server.lastBody(Fixtures.segmentifyPath) == String(decoding: request.body, as: UTF8.self))
+        }
+    }
+}
