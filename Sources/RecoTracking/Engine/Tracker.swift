@@ -28,6 +28,10 @@ public final class Tracker: Sendable {
     let run = UInt64.random(in: 1...UInt64.max)
     let counters = Locked(TrackingStatistics())
     let control = Locked(Control())
+    /// Wakes idle senders: appends (memory and strict modes, by serial), commits, flushes, shutdown.
+    let senderBell = Doorbell()
+    /// Rung when a batch is settled (delivered or dead-lettered), for ``waitUntilIdle(timeout:)``.
+    let settledBell = Doorbell()
 
     struct Control {
         var gate = DeliveryGate()
@@ -112,7 +116,10 @@ public final class Tracker: Sendable {
     @discardableResult
     public func track(_ interaction: Interaction) throws(TrackingError) -> EventID {
         let (id, serial) = try journalEvent(interaction)
-        if configuration.durability == .strict { try journal.makeDurable(upTo: serial) }
+        if configuration.durability == .strict {
+            try journal.makeDurable(upTo: serial)
+            senderBell.appended(serial)
+        }
         counters.withLock { $0.accepted += 1 }
         if interaction.forcePush { try requestForcedFlush() }
         return id
@@ -157,6 +164,8 @@ public final class Tracker: Sendable {
             if error.isQueueFull { counters.withLock { $0.refusedQueueFull += 1 } }
             throw error
         }
+        // In memory a record is readable at once (a take publishes it); on disk only once durable.
+        if configuration.durability == .memory { senderBell.appended(appended.serial) }
         return (EventID(run: run, sequence: appended.sequence), appended.serial)
     }
 
@@ -181,15 +190,20 @@ public final class Tracker: Sendable {
         guard allowed else { return }
         try journal.commit()
         control.withLock { $0.forceFlush = true }
+        senderBell.ring()
     }
 
     /// Makes every accepted event durable now (in `batched` mode, closes the loss window).
-    public func commit() throws(TrackingError) { try journal.commit() }
+    public func commit() throws(TrackingError) {
+        try journal.commit()
+        senderBell.ring()
+    }
 
     /// Sends what the journal holds now, without waiting for full batches.
     public func flush() throws(TrackingError) {
         try journal.commit()
         control.withLock { $0.forceFlush = true }
+        senderBell.ring()
     }
 
     /// The counters and the journal's state.
@@ -213,6 +227,7 @@ public final class Tracker: Sendable {
         let letters = try deadLetterStore.list()
         for letter in letters { _ = try journal.append(letter.payload, assigningSequence: false) }
         try journal.commit()
+        senderBell.ring()
         try deadLetterStore.removeAll()
         return letters.count
     }
