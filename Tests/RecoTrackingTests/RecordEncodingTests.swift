@@ -13,7 +13,7 @@ struct RecordEncodingTests {
     static let pieces = ["a", "Z", "0", "-", "_", "fcs_", "\"", "\\", "\n", "\r", "\t", "\u{01}", "\u{1F}", "ü", "ş", "e\u{301}",
                          "é", "😀", "/", " ", "|", "product", "{", "}", ":", ","]
 
-    static func text(_ random: inout SeededRandom, maxPieces: Int = 6) -> String {
+    static func text(_ random: inout SeededRandom, maxPieces: Int = 12) -> String {
         (0..<Int.random(in: 0...maxPieces, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
     }
 

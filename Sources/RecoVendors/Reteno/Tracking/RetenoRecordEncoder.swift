@@ -22,10 +22,11 @@ extension RetenoEventEncoder {
             if record.kind == .click { groups[group].clicks.append(index) } else { groups[group].impressions.append(index) }
             last = group
         }
-        var body = BodyWriter(capacity: 32 + records.reduce(0) { $0 + ($1.productId?.count ?? 0) + (includeEventIds ? 100 : 64) })
+        var body = BodyWriter(capacity: 32 + records.reduce(0) { $0 + ($1.range(.productId)?.count ?? 0) + (includeEventIds ? 100 : 64) })
         body.append("{\"events\":[")
         for (number, group) in groups.enumerated() {
-            body.append(number == 0 ? "{" : ",{")
+            body.append(byte: UInt8(ascii: number == 0 ? "{" : ","))
+            if number > 0 { body.append(byte: UInt8(ascii: "{")) }
             if !group.clicks.isEmpty {
                 write(group.clicks, of: records, as: "\"clicks\":[", includeEventIds: includeEventIds, to: &body)
                 body.append(byte: UInt8(ascii: ","))
@@ -35,9 +36,11 @@ extension RetenoEventEncoder {
                 body.append(byte: UInt8(ascii: ","))
             }
             let first = records[group.first]
-            body.append("\"recomVariantId\":")
-            body.appendJSONString(first.instanceId, of: first)
-            body.append(byte: UInt8(ascii: "}"))
+            body.write(room: BodyWriter.room(for: first)) { cursor in
+                cursor.append("\"recomVariantId\":")
+                first.withFields { cursor.appendJSONString($0[.instanceId]) }
+                cursor.append(byte: UInt8(ascii: "}"))
+            }
         }
         body.append("]}")
         return body.data
@@ -49,17 +52,19 @@ extension RetenoEventEncoder {
         body.append(opening)
         for (number, index) in indices.enumerated() {
             let record = records[index]
-            body.append(number == 0 ? "{" : ",{")
-            if includeEventIds {
-                body.append("\"eventId\":\"")
-                body.append(record.id)
-                body.append("\",")
+            body.write(room: BodyWriter.room(for: record)) { cursor in
+                cursor.append(number == 0 ? "{" : ",{")
+                if includeEventIds {
+                    cursor.append("\"eventId\":\"")
+                    cursor.append(record.id)
+                    cursor.append("\",")
+                }
+                cursor.append("\"occurred\":\"")
+                cursor.appendISO8601(milliseconds: record.occurredMilliseconds)
+                cursor.append("\",\"productId\":")
+                record.withFields { cursor.appendJSONString($0[.productId]) }
+                cursor.append(byte: UInt8(ascii: "}"))
             }
-            body.append("\"occurred\":\"")
-            body.appendISO8601(milliseconds: record.occurredMilliseconds)
-            body.append("\",\"productId\":")
-            body.appendJSONString(record.productId, of: record)
-            body.append(byte: UInt8(ascii: "}"))
         }
         body.append(byte: UInt8(ascii: "]"))
     }
@@ -67,10 +72,15 @@ extension RetenoEventEncoder {
     /// Whether two records name the same variant as `String` equality sees it (byte for byte, or, with
     /// non-ASCII text, canonically equivalent).
     private static func sameVariant(_ one: EventRecord, _ other: EventRecord) -> Bool {
-        let first = one.instanceId.map { one.bytes[$0] } ?? []
-        let second = other.instanceId.map { other.bytes[$0] } ?? []
-        if first.elementsEqual(second) { return true }
-        guard first.contains(where: { $0 >= 0x80 }) || second.contains(where: { $0 >= 0x80 }) else { return false }
-        return (one.string(one.instanceId) ?? "") == (other.string(other.instanceId) ?? "")
+        let same = one.withFields { first in
+            other.withFields { second -> Bool? in
+                let left = first[.instanceId] ?? UnsafeBufferPointer(start: nil, count: 0)
+                let right = second[.instanceId] ?? UnsafeBufferPointer(start: nil, count: 0)
+                if left.count == right.count, left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 { return true }
+                // Differently written non-ASCII text may still be the same String.
+                return left.contains { $0 >= 0x80 } || right.contains { $0 >= 0x80 } ? nil : false
+            }
+        }
+        return same ?? ((one.string(.instanceId) ?? "") == (other.string(.instanceId) ?? ""))
     }
 }

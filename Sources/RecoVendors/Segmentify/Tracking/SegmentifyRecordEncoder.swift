@@ -10,7 +10,7 @@ extension SegmentifyEventEncoder {
     /// to merge `eventId` in key order) and a vendor event (its fields are a JSON object to merge) go
     /// through values.
     public static func body(records: [EventRecord], includeEventIds: Bool = true) -> Data {
-        var body = BodyWriter(capacity: 2 + records.reduce(0) { $0 + $1.bytes.count + 96 })
+        var body = BodyWriter(capacity: 2 + records.reduce(0) { $0 + $1.bytes.count + 160 })
         body.append(byte: UInt8(ascii: "["))
         for (index, record) in records.enumerated() {
             if index > 0 { body.append(byte: UInt8(ascii: ",")) }
@@ -27,81 +27,87 @@ extension SegmentifyEventEncoder {
             guard let event = try? record.event() else { return }
             var text = ""
             write(event, includeEventId: includeEventId, to: &text)
-            body.append(contentsOf: text.utf8)
+            body.append(text: text)
             return
         }
-        var first = true
-        func key(_ name: StaticString) {
-            body.append(byte: UInt8(ascii: first ? "{" : ","))
-            first = false
-            body.append(name)
+        // Params are rare and free-form: merged through values so the keys keep JSONWriter's order.
+        let params = record.range(.params) == nil ? nil : paramsText(of: record, includeEventId: includeEventId)
+        let faceted = record.kind == .click && isFacetedSearch(record)
+        body.write(room: BodyWriter.room(for: record, extra: 512 + (params?.utf8.count ?? 0))) { cursor in
+            record.withFields { fields in
+                var first = true
+                func key(_ name: StaticString) {
+                    cursor.append(byte: UInt8(ascii: first ? "{" : ","))
+                    first = false
+                    cursor.append(name)
+                }
+                func field(_ name: StaticString, _ field: EventRecord.Field) {
+                    guard let value = fields[field] else { return }
+                    key(name)
+                    cursor.appendJSONString(value)
+                }
+                field("\"currency\":", .currency)
+                field("\"device\":", .device)
+                key("\"instanceId\":")
+                if record.kind == .searchClick, fields[.instanceId]?.isEmpty ?? true {
+                    cursor.append(record.searchPhase == .beforeSearch ? "\"bs_product\"" : "\"product\"")
+                } else {
+                    cursor.appendJSONString(fields[.instanceId])
+                }
+                key("\"interactionId\":")
+                switch record.kind {
+                case .impression, .widgetView:
+                    cursor.appendJSONString(fields[.interactionId])
+                case _ where faceted:
+                    cursor.append(byte: UInt8(ascii: "\""))
+                    if let productId = fields[.productId] { cursor.appendEscaped(productId) }
+                    cursor.append("|product\"")
+                default:
+                    cursor.appendJSONString(fields[.productId])
+                }
+                field("\"lang\":", .lang)
+                cursor.append(",\"name\":\"INTERACTION\"")
+                field("\"os\":", .os)
+                field("\"pageUrl\":", .pageUrl)
+                if var params {
+                    cursor.append(",\"params\":")
+                    params.withUTF8 { cursor.append($0) }
+                } else if params == nil, fields[.params] == nil, includeEventId {
+                    cursor.append(",\"params\":{\"eventId\":\"")
+                    cursor.append(record.id)
+                    cursor.append("\"}")
+                }
+                field("\"region\":", .region)
+                field("\"sessionId\":", .sessionId)
+                if let testMode = record.testMode { cursor.append(testMode ? ",\"testMode\":true" : ",\"testMode\":false") }
+                switch record.kind {
+                case .impression: cursor.append(",\"type\":\"impression\"")
+                case .widgetView: cursor.append(",\"type\":\"widget-view\"")
+                default: cursor.append(",\"type\":\"click\"")
+                }
+                field("\"userId\":", .userId)
+                cursor.append(byte: UInt8(ascii: "}"))
+            }
         }
-        func field(_ name: StaticString, _ range: Range<Int>?) {
-            guard let range else { return }
-            key(name)
-            body.appendJSONString(range, of: record)
-        }
-        field("\"currency\":", record.currency)
-        field("\"device\":", record.device)
-        key("\"instanceId\":")
-        switch record.kind {
-        case .searchClick where record.instanceId?.isEmpty ?? true:
-            if record.searchPhase == .beforeSearch { body.append("\"bs_product\"") } else { body.append("\"product\"") }
-        default:
-            body.appendJSONString(record.instanceId, of: record)
-        }
-        key("\"interactionId\":")
-        switch record.kind {
-        case .impression, .widgetView:
-            body.appendJSONString(record.interactionId, of: record)
-        case .click where isFacetedSearch(record):
-            body.append(byte: UInt8(ascii: "\""))
-            body.appendEscaped(record.productId, of: record)
-            body.append("|product\"")
-        default:
-            body.appendJSONString(record.productId, of: record)
-        }
-        field("\"lang\":", record.lang)
-        body.append(",\"name\":\"INTERACTION\"")
-        field("\"os\":", record.os)
-        field("\"pageUrl\":", record.pageUrl)
-        writeParams(of: record, includeEventId: includeEventId, to: &body)
-        field("\"region\":", record.region)
-        field("\"sessionId\":", record.sessionId)
-        if let testMode = record.testMode { body.append(testMode ? ",\"testMode\":true" : ",\"testMode\":false") }
-        switch record.kind {
-        case .impression: body.append(",\"type\":\"impression\"")
-        case .widgetView: body.append(",\"type\":\"widget-view\"")
-        default: body.append(",\"type\":\"click\"")
-        }
-        field("\"userId\":", record.userId)
-        body.append(byte: UInt8(ascii: "}"))
     }
 
     /// Whether the block's `instanceId` starts with `fcs_` as `String.hasPrefix` sees it (a combining
     /// mark right after the prefix makes another character of its `_`).
     private static func isFacetedSearch(_ record: EventRecord) -> Bool {
-        guard BodyWriter.field(record.instanceId, of: record, hasPrefix: "fcs_"), let range = record.instanceId else { return false }
-        if range.count > 4, record.bytes[range.lowerBound + 4] >= 0x80 { return record.string(range)?.hasPrefix("fcs_") ?? false }
-        return true
+        record.withFields { fields in
+            guard let instanceId = fields[.instanceId], BodyWriter.bytes(instanceId, havePrefix: "fcs_") else { return false }
+            if instanceId.count > 4, instanceId[4] >= 0x80 { return record.string(.instanceId)?.hasPrefix("fcs_") ?? false }
+            return true
+        }
     }
 
-    /// `,"params":{…}`: the context's params with `eventId` merged in, left out when empty.
-    private static func writeParams(of record: EventRecord, includeEventId: Bool, to body: inout BodyWriter) {
-        guard let range = record.params else {
-            guard includeEventId else { return }
-            body.append(",\"params\":{\"eventId\":\"")
-            body.append(record.id)
-            body.append("\"}")
-            return
-        }
-        // Params are rare and free-form: merge through values so the keys stay in JSONWriter's order.
-        var params = (try? JSONValue(parsing: record.string(range) ?? ""))?.objectValue ?? [:]
+    /// The params object of a record that holds params: its own, with `eventId` merged in; nil when empty.
+    private static func paramsText(of record: EventRecord, includeEventId: Bool) -> String? {
+        var params = (try? JSONValue(parsing: record.string(.params) ?? ""))?.objectValue ?? [:]
         if includeEventId { params["eventId"] = .string(record.id.description) }
-        guard !params.isEmpty else { return }
-        body.append(",\"params\":")
+        guard !params.isEmpty else { return nil }
         var text = ""
         JSONWriter.write(.object(params), to: &text)
-        body.append(contentsOf: text.utf8)
+        return text
     }
 }
