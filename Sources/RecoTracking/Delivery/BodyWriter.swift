@@ -12,29 +12,32 @@ import Foundation
 /// }
 /// ```
 public struct BodyWriter: Sendable {
-    /// The buffer; only its first ``count`` bytes are written.
-    @usableFromInline var storage: [UInt8]
+    /// The buffer (zero-filled by the allocator); only its first ``count`` bytes are written.
+    @usableFromInline var storage: Data
     /// Bytes written.
     public var count: Int { length }
     @usableFromInline var length: Int
 
     /// An empty body with room for `capacity` bytes.
     public init(capacity: Int) {
-        storage = Self.uninitialized(max(64, capacity))
+        storage = Data(count: max(64, capacity))
         length = 0
     }
 
-    /// A buffer of `count` bytes left as the allocator gives them: every byte is written before it is read
-    /// (only the first `length` are ever read), so filling it with zeros first would be wasted work.
-    @usableFromInline static func uninitialized(_ count: Int) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
-    }
-
     /// What is written so far.
-    public var written: [UInt8] { Array(storage[..<count]) }
+    public var written: [UInt8] { Array(storage.prefix(length)) }
 
-    /// The body as `Data`.
-    public var data: Data { storage.withUnsafeBufferPointer { Data(bytes: $0.baseAddress!, count: count) } }
+    /// The body as `Data` (a copy; ``finish()`` hands over the buffer instead).
+    public var data: Data { storage.prefix(length) }
+
+    /// The body as `Data`, without copying it; the writer is empty afterwards.
+    public mutating func finish() -> Data {
+        var body = storage
+        storage = Data()
+        body.count = length
+        length = 0
+        return body
+    }
 
     /// Room that any one record's object needs, however its fields are escaped: six bytes for each of
     /// its bytes (`\u00XX`) and `extra` for keys, literals, ids and times.
@@ -42,22 +45,13 @@ public struct BodyWriter: Sendable {
 
     /// Runs `body` with a cursor that may write up to `room` bytes (the caller's bound; not checked).
     @inlinable public mutating func write(room: Int, _ body: (inout Cursor) -> Void) {
-        if length + room > storage.count { grow(to: length + room) }
+        if length + room > storage.count { storage.count = max(length + room, storage.count * 2) }
         let start = length
-        length = storage.withUnsafeMutableBufferPointer { buffer in
-            var cursor = Cursor(base: buffer.baseAddress!, index: start)
+        length = storage.withUnsafeMutableBytes { buffer in
+            var cursor = Cursor(base: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), index: start)
             body(&cursor)
             return cursor.index
         }
-    }
-
-    @usableFromInline mutating func grow(to needed: Int) {
-        var larger = Self.uninitialized(max(needed, storage.count * 2))
-        let written = length
-        storage.withUnsafeBufferPointer { old in
-            larger.withUnsafeMutableBufferPointer { new in new.baseAddress!.update(from: old.baseAddress!, count: written) }
-        }
-        storage = larger
     }
 
     /// Appends literal text.
@@ -140,7 +134,7 @@ public struct BodyWriter: Sendable {
 
         /// UTF-8 escaped for a JSON string (no quotes): `"`, `\` and control characters escaped as
         /// ``JSONWriter/writeString(_:to:)`` escapes them, the rest as it is.
-        public mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        @inlinable public mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
             var runStart = 0
             var at = 0
             let count = utf8.count
@@ -186,21 +180,32 @@ public struct BodyWriter: Sendable {
             return below || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
         }
 
-        @usableFromInline static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10 }
+        @inlinable static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10 }
 
         /// An event id as ``EventID/description`` writes it (`3f9a1c2b7d4e5f60-42`), without quotes.
-        public mutating func append(_ id: EventID) {
-            var run = id.run
-            for _ in 0..<16 {
-                append(byte: Self.hexDigit(UInt8(truncatingIfNeeded: run >> 60)))
-                run <<= 4
-            }
+        @inlinable public mutating func append(_ id: EventID) {
+            let to = UnsafeMutableRawPointer(base + index)
+            to.storeBytes(of: Self.hex(UInt32(truncatingIfNeeded: id.run >> 32)).littleEndian, as: UInt64.self)
+            to.storeBytes(of: Self.hex(UInt32(truncatingIfNeeded: id.run)).littleEndian, toByteOffset: 8, as: UInt64.self)
+            index += 16
             append(byte: UInt8(ascii: "-"))
             appendDecimal(id.sequence)
         }
 
+        /// The eight lower-case hex digits of `value`, most significant first in memory order (little endian).
+        @inlinable static func hex(_ value: UInt32) -> UInt64 {
+            // One nibble per byte, least significant first, then reversed.
+            var spread = UInt64(value)
+            spread = (spread | spread << 16) & 0x0000_FFFF_0000_FFFF
+            spread = (spread | spread << 8) & 0x00FF_00FF_00FF_00FF
+            spread = (spread | spread << 4) & 0x0F0F_0F0F_0F0F_0F0F
+            spread = spread.byteSwapped
+            let letters = ((spread &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+            return spread &+ 0x3030_3030_3030_3030 &+ letters &* 0x27
+        }
+
         /// A number in decimal.
-        public mutating func appendDecimal(_ number: UInt64) {
+        @inlinable public mutating func appendDecimal(_ number: UInt64) {
             var digits = 1
             var limit: UInt64 = 10
             while digits < 20, number >= limit {

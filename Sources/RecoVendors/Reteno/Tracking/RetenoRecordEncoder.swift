@@ -43,7 +43,7 @@ extension RetenoEventEncoder {
             }
         }
         body.append("]}")
-        return body.data
+        return body.finish()
     }
 
     /// `"clicks":[{"eventId":…,"occurred":…,"productId":…},…]`

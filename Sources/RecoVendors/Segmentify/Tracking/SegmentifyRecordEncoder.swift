@@ -17,7 +17,7 @@ extension SegmentifyEventEncoder {
             write(record, includeEventId: includeEventIds, to: &body)
         }
         body.append(byte: UInt8(ascii: "]"))
-        return body.data
+        return body.finish()
     }
 
     /// Writes one record's object, keys in sorted order (as ``write(_:includeEventId:to:)`` does).
