@@ -12,31 +12,50 @@ import Foundation
 /// }
 /// ```
 public struct BodyWriter: Sendable {
-    /// The buffer (zero-filled by the allocator); only its first ``count`` bytes are written.
-    @usableFromInline var storage: Data
+    /// The buffer; only its first ``count`` bytes are written (and ever read).
+    @usableFromInline var storage: [UInt8]
     /// Bytes written.
     public var count: Int { length }
     @usableFromInline var length: Int
 
     /// An empty body with room for `capacity` bytes.
     public init(capacity: Int) {
-        storage = Data(count: max(64, capacity))
+        storage = Self.uninitialized(max(64, capacity))
         length = 0
     }
 
+    /// A buffer of `count` bytes left as the allocator gives them: every byte is written before it is read
+    /// (only the first `length` are ever read), so filling it with zeros first would be wasted work.
+    @usableFromInline static func uninitialized(_ count: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+    }
+
+    @usableFromInline mutating func grow(to needed: Int) {
+        var larger = Self.uninitialized(max(needed, storage.count * 2))
+        let written = length
+        storage.withUnsafeBufferPointer { old in
+            larger.withUnsafeMutableBufferPointer { new in new.baseAddress!.update(from: old.baseAddress!, count: written) }
+        }
+        storage = larger
+    }
+
     /// What is written so far.
-    public var written: [UInt8] { Array(storage.prefix(length)) }
+    public var written: [UInt8] { Array(storage[..<length]) }
 
     /// The body as `Data` (a copy; ``finish()`` hands over the buffer instead).
-    public var data: Data { storage.prefix(length) }
+    public var data: Data { storage.withUnsafeBufferPointer { Data(bytes: $0.baseAddress!, count: length) } }
 
-    /// The body as `Data`, without copying it; the writer is empty afterwards.
+    /// The body as `Data` without copying it (the `Data` keeps the buffer alive); the writer is empty afterwards.
     public mutating func finish() -> Data {
-        var body = storage
-        storage = Data()
-        body.count = length
+        let buffer = storage
+        let count = length
+        storage = []
         length = 0
-        return body
+        // The array is never written again; the deallocator holds it, so its bytes outlive the `Data`.
+        return buffer.withUnsafeBufferPointer { bytes in
+            Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: count,
+                 deallocator: .custom { _, _ in withExtendedLifetime(buffer) {} })
+        }
     }
 
     /// Room that any one record's object needs, however its fields are escaped: six bytes for each of
@@ -45,10 +64,10 @@ public struct BodyWriter: Sendable {
 
     /// Runs `body` with a cursor that may write up to `room` bytes (the caller's bound; not checked).
     @inlinable public mutating func write(room: Int, _ body: (inout Cursor) -> Void) {
-        if length + room > storage.count { storage.count = max(length + room, storage.count * 2) }
+        if length + room > storage.count { grow(to: length + room) }
         let start = length
-        length = storage.withUnsafeMutableBytes { buffer in
-            var cursor = Cursor(base: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), index: start)
+        length = storage.withUnsafeMutableBufferPointer { buffer in
+            var cursor = Cursor(base: buffer.baseAddress!, index: start)
             body(&cursor)
             return cursor.index
         }

@@ -1,25 +1,20 @@
 import Foundation
 
 /// Wakes waiting tasks when something they wait for happens, instead of their polling: senders wait for
-/// appends (until a batch fills), flushes and shutdown; callers of ``Tracker/waitUntilIdle(timeout:)``
-/// wait for acknowledgements.
+/// appends (the journal says when one fills a batch), commits, flushes and shutdown; callers of
+/// ``Tracker/waitUntilIdle(timeout:)`` wait for acknowledgements.
 ///
 /// A waiter first reads ``generation``, then looks at the state it cares about, then waits "after" that
-/// generation: a ``ring()`` in between returns at once, so no wake-up is lost. Appends count by the
-/// journal's serial: a waiter can ask to be woken only once the serial reaches a number (a full batch).
+/// generation: a ``ring()`` in between returns at once, so no wake-up is lost.
 final class Doorbell: Sendable {
     private struct Waiter {
         var id: Int
         var continuation: CheckedContinuation<Void, Never>
-        var wakeAtSerial: Int
         var timer: Task<Void, Never>?
     }
 
     private struct State {
         var generation: UInt64 = 0
-        var latestSerial = 0
-        /// The smallest serial a waiter waits for (`Int.max` when none): appends below it cost a compare.
-        var wakeAtSerial = Int.max
         var waiters: [Waiter] = []
         var nextId = 0
         var cancelled: Set<Int> = []
@@ -34,31 +29,14 @@ final class Doorbell: Sendable {
     func ring() {
         let woken = state.withLock { state -> [Waiter] in
             state.generation &+= 1
-            state.wakeAtSerial = .max
             defer { state.waiters = [] }
             return state.waiters
         }
         for waiter in woken { waiter.timer?.cancel(); waiter.continuation.resume() }
     }
 
-    /// Records that the journal's serial reached `serial`; wakes the waiters that waited for it.
-    func appended(_ serial: Int) {
-        let woken = state.withLock { state -> [Waiter] in
-            if serial > state.latestSerial { state.latestSerial = serial }
-            guard serial >= state.wakeAtSerial else { return [] }
-            var woken: [Waiter] = []
-            var rest: [Waiter] = []
-            for waiter in state.waiters { if waiter.wakeAtSerial <= serial { woken.append(waiter) } else { rest.append(waiter) } }
-            state.waiters = rest
-            state.wakeAtSerial = rest.map(\.wakeAtSerial).min() ?? .max
-            return woken
-        }
-        for waiter in woken { waiter.timer?.cancel(); waiter.continuation.resume() }
-    }
-
-    /// Returns once rung after `generation`, once an append reaches `wakeAtSerial`, after `timeout`, or
-    /// when the task is cancelled.
-    func wait(after generation: UInt64, wakeAtSerial: Int = .max, timeout: Duration) async {
+    /// Returns once rung after `generation`, after `timeout`, or when the task is cancelled.
+    func wait(after generation: UInt64, timeout: Duration) async {
         let id = state.withLock { state -> Int in
             state.nextId += 1
             return state.nextId
@@ -66,11 +44,10 @@ final class Doorbell: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let registered = state.withLock { state -> Bool in
-                    if state.generation != generation || state.latestSerial >= wakeAtSerial || state.cancelled.remove(id) != nil || Task.isCancelled {
+                    if state.generation != generation || state.cancelled.remove(id) != nil || Task.isCancelled {
                         return false
                     }
-                    state.waiters.append(Waiter(id: id, continuation: continuation, wakeAtSerial: wakeAtSerial))
-                    state.wakeAtSerial = min(state.wakeAtSerial, wakeAtSerial)
+                    state.waiters.append(Waiter(id: id, continuation: continuation))
                     return true
                 }
                 guard registered else { continuation.resume(); return }
@@ -98,9 +75,7 @@ final class Doorbell: Sendable {
                 if cancelling { state.cancelled.insert(id) }
                 return nil
             }
-            let waiter = state.waiters.remove(at: index)
-            state.wakeAtSerial = state.waiters.map(\.wakeAtSerial).min() ?? .max
-            return waiter
+            return state.waiters.remove(at: index)
         }
         if let waiter {
             if cancelling { waiter.timer?.cancel() }

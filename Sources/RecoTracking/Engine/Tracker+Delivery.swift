@@ -43,13 +43,14 @@ extension Tracker {
     /// a commit, a flush or shutdown (never longer than ``TrackerConfiguration/idlePollInterval``).
     private func waitForEvents(after generation: UInt64, maxEvents: Int) async {
         let interval = configuration.flushInterval
-        let (lastSerial, untaken, since) = journal.withState { ($0.lastSerial, $0.untaken, $0.readableSince) }
         // Nothing waiting: the first append wakes. Otherwise a full batch does, or the oldest's interval.
-        let wakeAt = untaken == 0 ? lastSerial + 1 : lastSerial + max(1, maxEvents - untaken)
+        let (untaken, since) = journal.wakeSenders { lastSerial, untaken in
+            untaken == 0 ? lastSerial + 1 : lastSerial + max(1, maxEvents - untaken)
+        }
         var timeout = configuration.idlePollInterval
         if let since { timeout = min(timeout, max(.milliseconds(1), interval - since.duration(to: .now))) }
         else if untaken > 0 { timeout = min(timeout, interval) }
-        await senderBell.wait(after: generation, wakeAtSerial: wakeAt, timeout: timeout)
+        await senderBell.wait(after: generation, timeout: timeout)
     }
 
     /// Returns once nothing is pending (every accepted event delivered or dead-lettered): true, or false

@@ -28,7 +28,8 @@ public final class Tracker: Sendable {
     let run = UInt64.random(in: 1...UInt64.max)
     let counters = Locked(TrackingStatistics())
     let control = Locked(Control())
-    /// Wakes idle senders: appends (memory and strict modes, by serial), commits, flushes, shutdown.
+    /// Wakes idle senders: appends that reach the serial they wait for (the journal tells), commits,
+    /// flushes, shutdown.
     let senderBell = Doorbell()
     /// Rung when a batch is settled (delivered or dead-lettered), for ``waitUntilIdle(timeout:)``.
     let settledBell = Doorbell()
@@ -115,11 +116,10 @@ public final class Tracker: Sendable {
     ///   the journal is at its limit, ``TrackingError/shutDown`` after shutdown began.
     @discardableResult
     public func track(_ interaction: Interaction) throws(TrackingError) -> EventID {
-        let (id, serial) = try journalEvent(interaction)
-        if configuration.durability == .strict {
-            try journal.makeDurable(upTo: serial)
-            senderBell.appended(serial)
-        }
+        let (id, serial, wakes) = try journalEvent(interaction)
+        if configuration.durability == .strict { try journal.makeDurable(upTo: serial) }
+        // In memory a record is readable at once (a take publishes it); in strict mode once durable, now.
+        if wakes { senderBell.ring() }
         counters.withLock { $0.accepted += 1 }
         if interaction.forcePush { try requestForcedFlush() }
         return id
@@ -140,7 +140,8 @@ public final class Tracker: Sendable {
     /// - Throws: as ``track(_:)``.
     @discardableResult
     public func trackUntilCommit(_ interaction: Interaction) throws(TrackingError) -> EventID {
-        let (id, _) = try journalEvent(interaction)
+        let (id, _, wakes) = try journalEvent(interaction)
+        if wakes, configuration.durability == .memory { senderBell.ring() }
         counters.withLock { $0.accepted += 1 }
         if interaction.forcePush { try requestForcedFlush() }
         return id
@@ -148,7 +149,7 @@ public final class Tracker: Sendable {
 
     /// Checks and appends one event (not yet made durable); its id and its serial in the journal (for
     /// `makeDurable(upTo:)`).
-    private func journalEvent(_ interaction: Interaction) throws(TrackingError) -> (EventID, Int) {
+    private func journalEvent(_ interaction: Interaction) throws(TrackingError) -> (EventID, Int, wakesSenders: Bool) {
         do {
             try check(interaction)
         } catch {
@@ -156,7 +157,7 @@ public final class Tracker: Sendable {
             throw error
         }
         // The journal gives the sequence number (patched into the record) under the same lock as the append.
-        let appended: (serial: Int, sequence: UInt64)
+        let appended: (serial: Int, sequence: UInt64, wakesSenders: Bool)
         do {
             appended = try journal.append(EventCodec.encode(id: EventID(run: run, sequence: 0), interaction: interaction),
                                           assigningSequence: true)
@@ -164,9 +165,7 @@ public final class Tracker: Sendable {
             if error.isQueueFull { counters.withLock { $0.refusedQueueFull += 1 } }
             throw error
         }
-        // In memory a record is readable at once (a take publishes it); on disk only once durable.
-        if configuration.durability == .memory { senderBell.appended(appended.serial) }
-        return (EventID(run: run, sequence: appended.sequence), appended.serial)
+        return (EventID(run: run, sequence: appended.sequence), appended.serial, appended.wakesSenders)
     }
 
     /// Tracks an interaction after checking it against the widget it names: the widget's instance id

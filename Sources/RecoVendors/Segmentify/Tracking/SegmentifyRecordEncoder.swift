@@ -12,17 +12,17 @@ extension SegmentifyEventEncoder {
     public static func body(records: [EventRecord], includeEventIds: Bool = true) -> Data {
         var body = BodyWriter(capacity: 2 + records.reduce(0) { $0 + $1.bytes.count + 160 })
         body.append(byte: UInt8(ascii: "["))
-        for (index, record) in records.enumerated() {
-            if index > 0 { body.append(byte: UInt8(ascii: ",")) }
-            write(record, includeEventId: includeEventIds, to: &body)
+        for index in records.indices {
+            write(records[index], includeEventId: includeEventIds, first: index == 0, to: &body)
         }
         body.append(byte: UInt8(ascii: "]"))
         return body.finish()
     }
 
     /// Writes one record's object, keys in sorted order (as ``write(_:includeEventId:to:)`` does).
-    static func write(_ record: EventRecord, includeEventId: Bool, to body: inout BodyWriter) {
+    static func write(_ record: borrowing EventRecord, includeEventId: Bool, first isFirst: Bool, to body: inout BodyWriter) {
         if record.kind == .vendorEvent {
+            if !isFirst { body.append(byte: UInt8(ascii: ",")) }
             // EventRecord read the vendor event already; it decodes.
             guard let event = try? record.event() else { return }
             var text = ""
@@ -34,6 +34,7 @@ extension SegmentifyEventEncoder {
         let params = record.range(.params) == nil ? nil : paramsText(of: record, includeEventId: includeEventId)
         let faceted = record.kind == .click && isFacetedSearch(record)
         body.write(room: BodyWriter.room(for: record, extra: 512 + (params?.utf8.count ?? 0))) { cursor in
+            if !isFirst { cursor.append(byte: UInt8(ascii: ",")) }
             record.withFields { fields in
                 var first = true
                 func key(_ name: StaticString) {
