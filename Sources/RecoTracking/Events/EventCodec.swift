@@ -119,10 +119,14 @@ enum EventCodec {
     }
 
     private static func putFixed(_ value: UInt64, _ out: inout [UInt8]) {
-        for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
     }
 
     private static func putVarint(_ number: UInt64, _ out: inout [UInt8]) {
+        if number < 0x80 {
+            out.append(UInt8(number))
+            return
+        }
         var value = number
         while value >= 0x80 {
             out.append(UInt8(truncatingIfNeeded: value) | 0x80)
