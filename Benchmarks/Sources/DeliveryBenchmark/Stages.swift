@@ -9,7 +9,7 @@ import RecoVendors
 enum Stage: String, CaseIterable {
     /// `tracker.check` alone: shape and destination rules.
     case check
-    /// `track` into a memory journal (check, binary record, append), delivery stalled.
+    /// `track` into a memory journal (check, binary record, append), every sender stalled on a request first.
     case track
     /// Reading a journaled record's layout (`EventRecord(bytes:)`, what the sender does per event).
     case readBack = "read-back"
@@ -64,11 +64,30 @@ enum Workload {
 }
 
 /// Never answers until cancelled: senders hold their first batches, so `track` is measured alone.
-struct StalledTransport: Transport {
+final class StalledTransport: Transport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var started = 0
+
+    /// Requests sent so far (each one stalls its sender).
+    var requests: Int { lock.withLock { started } }
+
     func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+        lock.withLock { started += 1 }
         try await Task.sleep(for: .seconds(86_400))
         throw CancellationError()
     }
+}
+
+/// A tracker whose senders all hold a stalled request, so that what follows measures `track` alone.
+func stalledTracker() throws -> Tracker {
+    let transport = StalledTransport()
+    var configuration = Workload.memoryConfiguration()
+    configuration.maxConcurrentRequests = 4
+    let tracker = try Tracker(destination: Workload.segmentify(port: 9), configuration: configuration, transport: transport)
+    for number in 0..<2_000 { try tracker.track(Workload.clicks[number % Workload.clicks.count]) }
+    try tracker.flush()
+    while transport.requests < 4 { usleep(1_000) }
+    return tracker
 }
 
 /// Answers 200 at once without looking at the request: delivery without HTTP.
@@ -101,13 +120,11 @@ extension Stage {
     func run(count: Int, port: Int) throws {
         switch self {
         case .check:
-            let tracker = try Tracker(destination: Workload.segmentify(port: 9), configuration: Workload.memoryConfiguration(),
-                                      transport: StalledTransport())
+            let tracker = try stalledTracker()
             for number in 0..<count { try tracker.check(Workload.clicks[number % Workload.clicks.count]) }
             _ = blocking { await tracker.shutdown(deadline: .zero) }
         case .track:
-            let tracker = try Tracker(destination: Workload.segmentify(port: 9), configuration: Workload.memoryConfiguration(),
-                                      transport: StalledTransport())
+            let tracker = try stalledTracker()
             for number in 0..<count { try tracker.track(Workload.clicks[number % Workload.clicks.count]) }
             _ = blocking { await tracker.shutdown(deadline: .zero) }
         case .readBack:

@@ -26,9 +26,12 @@ if arguments.count >= 4, arguments[1] == "stage" {
 
 let targetInstructions = 5_000.0
 let targetRate = 1_000_000.0
-/// The figures measured on main before this work (issue 12; callgrind, same workload of 500-event batches).
-/// The encoders' "before" is the old path measured in the same run.
-let before: [Stage: Double] = [.track: 4_800, .encodeOld: 37_500 + 9_000, .deliverHTTP: 61_000]
+/// Reference figures of main before the delivery work of issue 12 (a1fb963), measured with this benchmark's
+/// stages built against it (same workload, same method); the encoders' "before" is their old path,
+/// measured in the same run. `track` has none: under callgrind its count moves with how the tracker's
+/// threads are scheduled (7,500-9,900 on main, 7,300-7,700 now, in repeated runs), so compare it in one run.
+let before: [Stage: Double] = [.deliverNull: 61_752, .deliverHTTP: 63_318]
+let beforeRate = 177_881.0
 
 print("RecoKit delivery benchmark (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
 let sink = try Sink()
@@ -72,8 +75,8 @@ if hasValgrind {
         table.add(stage.rawValue, format(figure, decimals: 0), old, ratio)
     }
     table.print()
-    print("before: track and deliver-http as measured on main (issue 12); encode-old as issue 12 split it (body 37,500 + decode 9,000);")
-    print("        encode and encode-reteno against their old paths measured in this run")
+    print("before: deliver-null and deliver-http as measured on main a1fb963 with the same stages;")
+    print("        encode and encode-reteno against their old paths (decode + value encoder) measured in this run")
     if let encode = perEvent[.encode], let old = perEvent[.encodeOld] {
         print("encode from records vs decode + value encoder, same run: \(format(encode, decimals: 0)) vs \(format(old, decimals: 0)) Ir/event (\(format(old / encode))x)")
     }
@@ -112,6 +115,7 @@ print("\nevents/s to the C sink (\(events) events, 500-event batches, 4 connecti
 var rates = Table("path", "events/s", "vs target 1,000,000/s")
 rates.add("track + deliver (Tracker, URLSession)", format(best.deliver, decimals: 0), format(best.deliver / targetRate, decimals: 2))
 rates.add("write the same request bytes (sockets)", format(best.write, decimals: 0), format(best.write / targetRate, decimals: 2))
+rates.add("main a1fb963, track + deliver (reference)", format(beforeRate, decimals: 0), format(beforeRate / targetRate, decimals: 2))
 rates.print()
 print("delivery runs at \(format(best.deliver / best.write, decimals: 2)) of writing the same bytes; "
       + "target 1,000,000 events/s end to end: \(verdict(best.deliver >= targetRate))")
