@@ -119,14 +119,10 @@ enum EventCodec {
     }
 
     private static func putFixed(_ value: UInt64, _ out: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+        for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
     }
 
     private static func putVarint(_ number: UInt64, _ out: inout [UInt8]) {
-        if number < 0x80 {
-            out.append(UInt8(number))
-            return
-        }
         var value = number
         while value >= 0x80 {
             out.append(UInt8(truncatingIfNeeded: value) | 0x80)

@@ -193,12 +193,11 @@ enum RecordFrame {
         UInt64(readUInt32(bytes, offset)) | UInt64(readUInt32(bytes, offset + 4)) << 32
     }
 
-    /// Little endian, in one append (this runs for every record).
     static func putUInt32(_ value: UInt32, _ output: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { output.append(contentsOf: $0) }
+        for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
     }
 
     static func putUInt64(_ value: UInt64, _ output: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { output.append(contentsOf: $0) }
+        for shift in stride(from: 0, to: 64, by: 8) { output.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
     }
 }
