@@ -104,7 +104,10 @@ extension Tracker {
                 replyText = reply.bodyText()
             } catch {
                 if Task.isCancelled {
-                    if probing { control.withLock { $0.gate.abandonProbe() } }
+                    if probing {
+                        control.withLock { $0.gate.abandonProbe() }
+                        gateBell.ring()
+                    }
                     return false
                 }
                 counters.withLock { $0.lastError = "network: \(error.localizedDescription)" }
@@ -126,6 +129,7 @@ extension Tracker {
             case .delivered, .rejected, .tooLarge:
                 // The vendor answered about the events: whatever the answer, it is up again.
                 control.withLock { $0.gate.answered() }
+                gateBell.ring()
             }
             switch verdict.base {
             case .rejected(let reason) where sending.count == 1:
@@ -161,14 +165,16 @@ extension Tracker {
                 : policy.delay(attempt: state.gate.failures + 1, retryAfter: retryAfter, jitter: jitter)
             state.gate.failed(now: now, delay: delay, wasProbe: probing)
         }
+        gateBell.ring()
     }
 
     /// Waits until this sender may send: `.send` (the gate is open) or `.probe` (it holds the probe and
     /// its time has come); nil when cancelled. Only the probing sender sleeps on the tracker's clock; the
-    /// others look again every 10 ms.
+    /// others wait until the gate changes (it rings ``gateBell``).
     private func waitForTurn() async -> DeliveryGate.Turn? {
         while true {
             if Task.isCancelled { return nil }
+            let generation = gateBell.generation
             let turn = control.withLock { $0.gate.turn() }
             switch turn {
             case .send:
@@ -178,12 +184,14 @@ extension Tracker {
                 if wait > 0 {
                     do { try await clock.sleep(for: .milliseconds(Int64((wait * 1000).rounded(.up)))) } catch {
                         control.withLock { $0.gate.abandonProbe() }
+                        gateBell.ring()
                         return nil
                     }
                 }
                 return turn
             case .wait:
-                do { try await Task.sleep(for: .milliseconds(10)) } catch { return nil }
+                // Bounded all the same, so that a missed change costs a second, never a stall.
+                await gateBell.wait(after: generation, timeout: .seconds(1))
             }
         }
     }

@@ -31,6 +31,8 @@ public final class Tracker: Sendable {
     /// Wakes idle senders: appends that reach the serial they wait for (the journal tells), commits,
     /// flushes, shutdown.
     let senderBell = Doorbell()
+    /// Rung when the delivery gate changes (opens, or its probe is free again), for senders waiting on it.
+    let gateBell = Doorbell()
     /// Rung when a batch is settled (delivered or dead-lettered), for ``waitUntilIdle(timeout:)``.
     let settledBell = Doorbell()
 
