@@ -4,13 +4,9 @@ import Foundation
 /// journal records (escaped as ``JSONWriter`` escapes them), event ids and times, without a `String`
 /// or a dictionary per event.
 ///
-/// ```swift
-/// var body = BodyWriter(capacity: records.count * 300)
-/// body.write(room: BodyWriter.room(for: record)) { cursor in
-///     cursor.append("{\"productId\":")
-///     record.withFields { cursor.appendJSONString($0[.productId]) }
-/// }
-/// ```
+/// An encoder asks for room for one record's object (``room(for:extra:)``) and writes it through the
+/// ``Cursor`` that ``write(room:_:)`` lends, reading the record's fields with
+/// ``EventRecord/withFields(_:)``; ``finish()`` hands the bytes over as `Data` without a copy.
 public struct BodyWriter: Sendable {
     /// The buffer; only its first ``count`` bytes are written (and ever read).
     @usableFromInline var storage: [UInt8]

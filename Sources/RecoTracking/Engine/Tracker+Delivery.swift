@@ -9,15 +9,17 @@ extension Tracker {
             let generation = senderBell.generation
             let force = control.withLock { $0.forceFlush || $0.draining }
             var batch: JournalBatch?
+            var takeFailed = false
             do {
                 batch = try journal.take(maxCount: maxEvents, maxBytes: limits.maxBytes,
                                          interval: configuration.flushInterval, force: force)
             } catch {
+                takeFailed = true
                 counters.withLock { $0.lastError = "\(error)" }
             }
             guard let batch else {
                 if force, journal.untakenCount == 0 { control.withLock { $0.forceFlush = false } }
-                await waitForEvents(after: generation, maxEvents: maxEvents)
+                await waitForEvents(after: generation, maxEvents: maxEvents, lookAgainAtOnce: !takeFailed)
                 continue
             }
             var items: [EventRecord] = []
@@ -41,12 +43,15 @@ extension Tracker {
 
     /// Sleeps until a batch may be due: a batch's worth of appends, the oldest record's flush interval,
     /// a commit, a flush or shutdown (never longer than ``TrackerConfiguration/idlePollInterval``).
-    private func waitForEvents(after generation: UInt64, maxEvents: Int) async {
+    /// `lookAgainAtOnce`: in memory, a full batch appended since the take that found nothing is taken
+    /// at once (its appends came before this sender asked to be woken).
+    private func waitForEvents(after generation: UInt64, maxEvents: Int, lookAgainAtOnce: Bool) async {
         let interval = configuration.flushInterval
         // Nothing waiting: the first append wakes. Otherwise a full batch does, or the oldest's interval.
         let (untaken, since) = journal.wakeSenders { lastSerial, untaken in
             untaken == 0 ? lastSerial + 1 : lastSerial + max(1, maxEvents - untaken)
         }
+        if lookAgainAtOnce, configuration.durability == .memory, untaken >= maxEvents { return }
         var timeout = configuration.idlePollInterval
         if let since { timeout = min(timeout, max(.milliseconds(1), interval - since.duration(to: .now))) }
         else if untaken > 0 { timeout = min(timeout, interval) }
