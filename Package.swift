@@ -26,7 +26,7 @@ let package = Package(
         .testTarget(name: "RecoTemplatesTests", dependencies: ["RecoTemplates", "RecoVendors", "RecoKitTesting"], exclude: ["Golden", "FuzzRegressions"]),
         .testTarget(name: "RecoTrackingTests", dependencies: ["RecoTracking", "RecoVendors", "RecoKitTesting"], exclude: ["Fixtures"]),
         .testTarget(name: "RecoVendorsTests", dependencies: ["RecoVendors", "RecoKitTesting"]),
-        .testTarget(name: "RecoKitCLITests", dependencies: ["RecoKitTesting"]),
+        .testTarget(name: "RecoKitCLITests", dependencies: ["RecoKitTesting", "RecoTemplates", "RecoTracking"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,12 +4,12 @@
 #
 #     Samples/preview-screenshot.sh [OUTPUT_DIR]        # default: preview/
 #
-# Screenshots go to OUTPUT_DIR/screenshots/: one desktop shot per page (1280 px wide) and a phone
-# shot (390 px wide) of each payload page, each tall enough for the whole page (headless Chromium
-# shoots the window, so the height is estimated from the page's widgets and products; set
-# RECOKIT_SCREENSHOT_HEIGHT to force one). Chromium comes from Debian (apt-get install chromium);
+# Screenshots go to OUTPUT_DIR/screenshots/: a desktop shot (1280 px wide) and a phone shot (390 px wide)
+# of every page, the index included, each exactly as tall as the page at that width (headless Chromium
+# shoots a window, so each page is first measured in that browser at that width; set
+# RECOKIT_SCREENSHOT_HEIGHT to force a height). Chromium comes from Debian (apt-get install chromium);
 # the script installs it when it is missing and it runs as root. Images cannot load offline, so the
-# shots also show how the alt text and the image placeholders look.
+# shots also show the preview's "image unavailable" placeholders.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-preview}"
@@ -32,20 +32,36 @@ status=0
 .build/debug/recokit preview -o "$out" || status=$?
 
 mkdir -p "$shots"
-shoot() {  # shoot PAGE WIDTH HEIGHT PNG
+measure() {  # measure PAGE WIDTH: the page's height in CSS pixels at that width, as Chromium lays it out
+    local frame="$shots/.measure.html"
+    cat >"$frame" <<HTML
+<!doctype html><html><head><title>unmeasured</title></head><body style="margin:0">
+<iframe id="page" scrolling="no" src="file://$(realpath "$1")" style="width:$2px;height:400px;border:0"></iframe>
+<script>
+document.getElementById("page").addEventListener("load", function () {
+  var page = this.contentDocument;
+  document.title = "height " + Math.ceil(Math.max(page.documentElement.scrollHeight, page.body.scrollHeight));
+});
+</script></body></html>
+HTML
+    "$browser" --headless --no-sandbox --disable-gpu --allow-file-access-from-files --virtual-time-budget=2000 \
+        --dump-dom "file://$(realpath "$frame")" 2>/dev/null | sed -n 's/.*<title>height \([0-9]*\)<\/title>.*/\1/p' | head -1
+    rm -f "$frame"
+}
+shoot() {  # shoot PAGE WIDTH PNG
+    local height="${RECOKIT_SCREENSHOT_HEIGHT:-$(measure "$1" "$2")}"
+    if [[ -z "$height" ]]; then
+        echo "  $3: could not measure the page; using 4000 px" >&2
+        height=4000
+    fi
     "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1 \
-        --window-size="$2,$3" --screenshot="$4" "file://$(realpath "$1")" >/dev/null 2>&1
-    echo "  $4"
+        --virtual-time-budget=2000 --window-size="$2,$height" --screenshot="$3" "file://$(realpath "$1")" >/dev/null 2>&1
+    echo "  $3 (${2}×${height})"
 }
 echo "Screenshots:"
-shoot "$out/index.html" 1280 900 "$shots/index.png"
 for page in "$out"/*.html; do
     name="$(basename "$page" .html)"
-    [[ "$name" == index ]] && continue
-    widgets="$( (grep -o 'class="card" id="widget-' "$page" || true) | wc -l)"
-    products="$( (grep -o 'class="reco-item"' "$page" || true) | wc -l)"   # each product appears in 3 layouts
-    height="${RECOKIT_SCREENSHOT_HEIGHT:-$((900 + widgets * 2600 + products * 35))}"
-    shoot "$page" 1280 "$height" "$shots/$name.png"
-    shoot "$page" 390 "$((height * 2))" "$shots/$name.phone.png"
+    shoot "$page" 1280 "$shots/$name.png"
+    shoot "$page" 390 "$shots/$name.phone.png"
 done
 exit "$status"

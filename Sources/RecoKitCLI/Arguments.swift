@@ -53,7 +53,16 @@ struct Arguments {
 }
 
 /// A command line that does not follow a command's usage. Exit status 2.
+///
+/// Reported as swift-argument-parser does: one line saying what is wrong, then where to read more
+/// (`see 'recokit help render'`), never the whole help text.
 struct UsageError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+
+    /// Prints the error's line and the help hint on standard error.
+    func report(seeHelpOf command: String?) {
+        Console.error("error: \(description)")
+        Console.error("see 'recokit help\(command.map { " " + $0 } ?? "")'")
+    }
 }

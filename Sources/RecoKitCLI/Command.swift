@@ -1,7 +1,7 @@
 import Foundation
 
 /// One `recokit` subcommand.
-protocol Command {
+protocol Command: Sendable {
     /// The word after `recokit`.
     static var name: String { get }
     /// One line for the command list.
@@ -38,4 +38,10 @@ enum Console {
     static func outText(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
+}
+
+/// A command that cannot go on (not a usage error): one `error:` line, exit status 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

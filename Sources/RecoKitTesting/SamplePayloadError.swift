@@ -21,6 +21,28 @@ public struct SamplePayloadError: Error, Hashable, Sendable, CustomStringConvert
     /// The payload's file exists but cannot be read.
     public static func unreadable(_ path: String, reason: String) -> SamplePayloadError { SamplePayloadError(.unreadable(path, reason: reason)) }
 
+    /// What kind of failure this is: compare with the static members (`error.kind == .missingFolder`).
+    /// New kinds may be added; a `switch` over them needs a `default`.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        fileprivate let name: String
+        /// The payload folder does not exist.
+        public static let missingFolder = Kind(name: "missingFolder")
+        /// No payload has the name asked for.
+        public static let missingPayload = Kind(name: "missingPayload")
+        /// The payload's file exists but cannot be read.
+        public static let unreadable = Kind(name: "unreadable")
+        public var description: String { name }
+    }
+
+    /// The kind of failure.
+    public var kind: Kind {
+        switch base {
+        case .missingFolder: .missingFolder
+        case .missingPayload: .missingPayload
+        case .unreadable: .unreadable
+        }
+    }
+
     public var description: String {
         switch base {
         case .missingFolder(let path):

@@ -216,7 +216,7 @@ struct DecodeCommandTests {
         let result = try CLI.run(arguments)
         #expect(result.status == 2)
         #expect(result.errorLines.first?.hasPrefix(message) == true)
-        #expect(result.stderr.contains("Usage: recokit decode PAYLOAD"))
+        #expect(result.errorLines.count == 2 && result.errorLines.last == "see 'recokit help decode'", "one line and the hint, not the help: \(result.stderr)")
     }
 
     @Test func variantOnANonRetenoPayloadIsAUsageError() throws {

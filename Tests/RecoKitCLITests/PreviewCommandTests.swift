@@ -53,8 +53,8 @@ struct PreviewCommandTests {
         #expect(page.contains("Tracking requests"))
         #expect(page.components(separatedBy: "POST https://YOUR_DATA_CENTER.segmentify.com/add/events/v1.json?apiKey=YOUR_API_KEY").count == 7,
                 "impression, widget view and click for each of the two widgets")
-        #expect(page.contains("&quot;interactionId&quot;:&quot;act_6551a0b7c3d2e102&quot;,&quot;name&quot;:&quot;INTERACTION&quot;"))
-        #expect(page.contains("&quot;instanceId&quot;:&quot;scn_6551a0b7c3d2e101&quot;,&quot;interactionId&quot;:&quot;100900&quot;"), "the first product's click")
+        #expect(page.contains("&quot;interactionId&quot;: &quot;act_6551a0b7c3d2e102&quot;,\n    &quot;name&quot;: &quot;INTERACTION&quot;"))
+        #expect(page.contains("&quot;instanceId&quot;: &quot;scn_6551a0b7c3d2e101&quot;,\n    &quot;interactionId&quot;: &quot;100900&quot;"), "the first product's click")
         #expect(page.components(separatedBy: "<style>").count == 3, "the gallery's stylesheet and the blocks' stylesheet, once each")
         let ids = page.components(separatedBy: " id=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
         #expect(Set(ids).count == ids.count, "HTML ids are unique on the page")

@@ -6,7 +6,7 @@ struct RenderCommandTests {
     @Test func rendersTextToStandardOutput() throws {
         let result = try RenderPreviewCLI.run(["render", RenderPreviewCLI.payload("segmentify-v3"), "--format", "text"])
         #expect(result.status == 0, "\(result.err)")
-        #expect(result.out.contains("1. Nike Academy Futbol Topu  449,90 TL (was 599,90 TL, -25%)\n   https://www.ornekspor.com.tr/nike-academy-futbol-topu-p-100900\n"))
+        #expect(result.out.contains("1. Nike Academy Futbol Topu  599,90 TL → 449,90 TL (-25%)\n   https://www.ornekspor.com.tr/nike-academy-futbol-topu-p-100900\n"))
         #expect(!result.out.contains("<"))
     }
 

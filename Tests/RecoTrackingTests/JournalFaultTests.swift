@@ -193,6 +193,46 @@ struct JournalFaultTests {
         #expect(throws: TrackingError.self) { try JournalDirectory.inspect(notAJournal.appendingPathComponent("missing")) }
     }
 
+    /// Found by FuzzJournal: a checkpoint naming a record that was damaged is kept (the damage starts
+    /// there), and repair covers that record with padding; the next open took the padding's place for
+    /// "not the start of a record" and restarted delivery at the oldest segment (duplicates, and a report
+    /// that no longer matched the repair's). A padding record is a record boundary.
+    @Test func aCheckpointAtARepairedRecordStaysValid() throws {
+        let directory = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let recordSize: Int
+        do {
+            let (journal, _) = try open(FileJournalStorage(directory: directory))
+            for number in 1...5 { _ = try journal.append(payload(number), assigningSequence: false) }
+            try journal.commit()
+            recordSize = RecordFrame.headerSize + payload(1).count
+            let batch = try #require(try journal.take(maxCount: 2, maxBytes: 1 << 20, interval: .zero, force: true))
+            #expect(try products(batch.payloads) == ["P-1", "P-2"])
+            journal.acknowledge(batch)
+            journal.close()
+        }
+        // The third record, where the checkpoint now points, gets one flipped payload byte.
+        let segment = directory.appendingPathComponent("segment-000000000001.log")
+        var bytes = try [UInt8](Data(contentsOf: segment))
+        let third = RecordFrame.segmentHeaderSize + 2 * recordSize
+        bytes[third + RecordFrame.headerSize + 3] ^= 0x40
+        try Data(bytes).write(to: segment)
+
+        let inspected = try JournalDirectory.inspect(directory)
+        #expect(inspected.pending == 2)
+        #expect(inspected.recovery.damage.map(\.byteRange) == [third..<(third + recordSize)])
+        #expect(inspected.recovery.checkpointNote == nil)
+        let repaired = try JournalDirectory.repair(directory)
+        #expect(repaired.pending == 2)
+        let after = try JournalDirectory.inspect(directory)
+        #expect(after.recovery.checkpointNote == nil, "\(after.recovery)")
+        #expect(after.recovery.damage.isEmpty)
+        #expect(after.pending == 2)
+        let (journal, _) = try open(FileJournalStorage(directory: directory))
+        defer { journal.close() }
+        #expect(try drain(journal) == ["P-4", "P-5"])
+    }
+
     /// A tracker over a disk that fails for a moment: `track` (batched) refuses with the disk's error
     /// while it lasts, `statistics.diskError` says so until a commit succeeds, and everything accepted
     /// is delivered.

@@ -7,6 +7,7 @@ import RecoKitTesting
 
 /// The README's first example, word for word, and a test that its output is what the README shows.
 /// If this test fails, update the README (the example or its output), not just the test.
+/// (`DocumentationSnippetTests` also builds the README's own text of it as a program and runs it.)
 private struct Product: RecommendableProduct {
     let productId: String
     let name: String
@@ -15,7 +16,7 @@ private struct Product: RecommendableProduct {
 }
 
 private func readmeExample(print: (String) -> Void) throws {
-    let data = try Data(contentsOf: URL(fileURLWithPath: "Samples/Payloads/segmentify-product-page.json"))
+    let data = try SamplePayloads.data(named: "segmentify-product-page")   // in your server: the reply's body
     let reply = try SegmentifyRecommendations.decode(data, language: "EN")
     let products = reply.decoded(as: Product.self, filters: [ProductFilter(name: "brand", values: ["nike", "asics"])])
 
@@ -33,12 +34,6 @@ struct ReadmeExampleTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Test func theFirstExamplePrintsWhatTheReadmeShows() throws {
-        // The example reads a path relative to the package root, where `swift test` runs; the folder is
-        // changed only when the tests run from elsewhere (it is the whole process's).
-        let previous = FileManager.default.currentDirectoryPath
-        let moved = URL(fileURLWithPath: previous).standardizedFileURL.path != Self.root.standardizedFileURL.path
-        if moved { _ = FileManager.default.changeCurrentDirectoryPath(Self.root.path) }
-        defer { if moved { _ = FileManager.default.changeCurrentDirectoryPath(previous) } }
         var lines: [String] = []
         try readmeExample { lines.append($0) }
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
@@ -47,6 +42,7 @@ struct ReadmeExampleTests {
         let end = try #require(readme.range(of: "\n```", range: start.upperBound..<readme.endIndex))
         #expect(String(readme[start.upperBound..<end.lowerBound]) == lines.joined(separator: "\n"))
         #expect(readme.contains("reply.decoded(as: Product.self, filters: [ProductFilter(name: \"brand\", values: [\"nike\", \"asics\"])])"))
+        #expect(readme.contains("let data = try SamplePayloads.data(named: \"segmentify-product-page\")   // in your server: the reply's body"))
     }
 }
 

@@ -44,6 +44,34 @@ public struct InteractionError: Error, Hashable, Sendable, CustomStringConvertib
         InteractionError(.malformed, message)
     }
 
+    /// What kind of failure this is: compare with the static members (`error.kind == .missingField`).
+    /// New kinds may be added; a `switch` over them needs a `default`.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        fileprivate let name: String
+        /// A required field is absent or blank (``isMissing(_:)`` asks which).
+        public static let missingField = Kind(name: "missingField")
+        /// A product interaction without a product id.
+        public static let emptyProductId = Kind(name: "emptyProductId")
+        /// The interaction names a widget or product that the given widget does not hold.
+        public static let notInWidget = Kind(name: "notInWidget")
+        /// The destination's vendor has no such event.
+        public static let unsupported = Kind(name: "unsupported")
+        /// A textual interaction (a JSON line) that cannot be read.
+        public static let malformed = Kind(name: "malformed")
+        public var description: String { name }
+    }
+
+    /// The kind of failure.
+    public var kind: Kind {
+        switch base {
+        case .missingField: .missingField
+        case .emptyProductId: .emptyProductId
+        case .notInWidget: .notInWidget
+        case .unsupported: .unsupported
+        case .malformed: .malformed
+        }
+    }
+
     /// Whether the error names the given missing field.
     public func isMissing(_ field: String) -> Bool { base == .missingField(field) }
 

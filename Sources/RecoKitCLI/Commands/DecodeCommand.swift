@@ -56,7 +56,7 @@ enum DecodeCommand: Command {
         let file = options.payload == "-" ? "<stdin>" : options.payload
         let reply: Recommendations<RawProduct>
         do {
-            let json = try JSONValue(parsing: read(options.payload))
+            let json = try JSONValue(parsing: PayloadFile(path: options.payload).read())
             if options.variantId != nil, VendorPayloads.detect(json) != .retenoRecommendations, options.vendor != .reteno {
                 throw UsageError("--variant names a Reteno variant, but \(file) is not a Reteno reply")
             }
@@ -78,23 +78,6 @@ enum DecodeCommand: Command {
         if options.json { DecodeOutput.writeJSON(decoded, to: &out) } else { DecodeOutput.writeSummary(decoded, to: &out) }
         out.flush()
         return options.strict && decoded.report.hasFailures ? 1 : 0
-    }
-
-    /// The payload's bytes, from a file or standard input.
-    /// - Throws: ``PayloadError`` (`unreadable`) saying why, with the file name.
-    private static func read(_ path: String) throws(PayloadError) -> Data {
-        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .unreadable(file: path, reason: "no such file")
-        }
-        guard !isDirectory.boolValue else { throw .unreadable(file: path, reason: "it is a directory") }
-        guard FileManager.default.isReadableFile(atPath: path) else { throw .unreadable(file: path, reason: "permission denied") }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw .unreadable(file: path, reason: error.localizedDescription)
-        }
     }
 }
 

@@ -26,7 +26,7 @@ enum JournalCommand: Command {
         guard arguments.positionals.count == 1 else { throw UsageError("give exactly one journal directory") }
         let directory = URL(fileURLWithPath: arguments.positionals[0])
         guard FileManager.default.fileExists(atPath: directory.path) else {
-            Console.error("error: no journal at \(directory.path)")
+            Console.error("error: \(directory.path): no such folder, so no journal there")
             return 1
         }
         if arguments.flag("repair") {

@@ -20,7 +20,8 @@ enum PreviewCommand: Command {
                              the current folder or one of its parents)
         Options:
           -o, --output DIR   where to write (default: preview)
-          --currency CODE    the currency of products that do not say theirs (e.g. EUR)
+          --currency CODE    the currency of products that do not say theirs (default USD: Reteno's replies
+                             name none; the page says so)
 
         Each payload is read and rendered in a process of its own: one that fails, even by crashing,
         gets a page that says so and is listed first in the index; the others are still written.
@@ -42,16 +43,24 @@ enum PreviewCommand: Command {
             Console.error("error: \(error)")
             return 1
         }
+        guard !files.isEmpty else {
+            Console.error("error: no payload to preview: \(arguments.positionals.isEmpty ? "Samples/Payloads" : arguments.positionals.joined(separator: ", ")) holds no *.json file")
+            return 1
+        }
         let output = URL(fileURLWithPath: arguments.value("output") ?? "preview", isDirectory: true).standardizedFileURL
-        let gallery = PreviewGallery(files: files, output: output, renderer: WidgetRenderer(defaultCurrency: arguments.value("currency")))
+        if let problem = FileProblem.unwritableFolder(output.path) {
+            Console.error("error: cannot write the preview to \(output.path): \(problem)")
+            return 1
+        }
+        let gallery = PreviewGallery(files: files, output: output, renderer: WidgetRenderer(defaultCurrency: arguments.value("currency") ?? "USD"))
         let payloads: [PreviewEntry]
         do {
             payloads = try gallery.write()
         } catch {
-            Console.error("error: cannot write the preview to \(output.path): \(error)")
+            Console.error("error: cannot write the preview to \(output.path): \(FileProblem.reason(error))")
             return 1
         }
-        let width = payloads.map(\.page.count).max() ?? 0
+        let width = max("index.html".count, payloads.map(\.page.count).max() ?? 0)
         Console.out("Wrote \(payloads.count + 1) pages to \(output.path)/")
         Console.out("  \("index.html".padding(toLength: width, withPad: " ", startingAt: 0))  \(plural(payloads.count, "payload"))")
         for payload in payloads {
@@ -126,7 +135,12 @@ enum PreviewInputs {
     }
 
     private static func jsonFiles(in folder: String) throws -> [String] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        } catch {
+            throw Failure(description: "cannot list \(folder): \(FileProblem.reason(error))")
+        }
         return names.filter { $0.hasSuffix(".json") }.sorted().map { (folder as NSString).appendingPathComponent($0) }
     }
 

@@ -83,9 +83,8 @@ enum RelayCommand: Command {
         let arguments = try Arguments(words, options: ["journal", "vendor", "endpoint", "api-key", "origin", "durability", "deadline", "acks"],
                                       flags: ["drain"])
         guard let journal = arguments.value("journal") else { throw UsageError("--journal is required") }
-        guard let endpointText = arguments.value("endpoint"), let endpoint = URL(string: endpointText), endpoint.scheme != nil else {
-            throw UsageError("--endpoint needs a URL such as https://gandalf.segmentify.com")
-        }
+        let endpoint = try endpointURL(arguments.value("endpoint"))
+        let deadlineSeconds = try deadline(arguments.value("deadline"))
         let apiKey = arguments.value("api-key") ?? ""
         if apiKey.isEmpty {
             Console.error("relay: no --api-key given; a real vendor will refuse the events (they stay in the journal)")
@@ -108,7 +107,7 @@ enum RelayCommand: Command {
         case "batched": strict = false
         case let other: throw UsageError("--durability must be strict or batched, not \(other)")
         }
-        let deadlineSeconds = Double(arguments.value("deadline") ?? "30") ?? 30
+        if let problem = FileProblem.unwritableFolder(journal) { throw CommandFailure("--journal \(journal): \(problem)") }
         var configuration = TrackerConfiguration(journal: URL(fileURLWithPath: journal), durability: .strict)
         configuration.flushInterval = .milliseconds(200)
         let tracker = try Tracker(destination: destination, configuration: configuration)
@@ -131,13 +130,35 @@ enum RelayCommand: Command {
         return malformed > 0 || !statistics.damage.isEmpty || statistics.diskError != nil ? 1 : 0
     }
 
+    /// `--endpoint`: an http or https URL with a host.
+    static func endpointURL(_ text: String?) throws(UsageError) -> URL {
+        guard let text else { throw UsageError("--endpoint is required: the vendor's base URL, such as https://gandalf.segmentify.com") }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
+            throw UsageError("--endpoint \(text) is not a URL; give one such as https://gandalf.segmentify.com")
+        }
+        guard scheme == "https" || scheme == "http" else {
+            throw UsageError("--endpoint \(text): the scheme must be https or http, not \(scheme)")
+        }
+        return url
+    }
+
+    /// `--deadline`: seconds, 0 or more (default 30).
+    static func deadline(_ text: String?) throws(UsageError) -> Double {
+        guard let text else { return 30 }
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+            throw UsageError("--deadline is a number of seconds from 0 to 86400, not \"\(text)\"")
+        }
+        return seconds
+    }
+
     /// Where acknowledgements go: stdout, or the file `--acks` names (created, or appended to).
     private static func acknowledgementDescriptor(_ path: String?) throws -> Int32 {
         // A caller that stops reading acknowledgements must not kill the relay (the lines stay durable).
         signal(SIGPIPE, SIG_IGN)
         guard let path, path != "-" else { return 1 }
+        if let problem = FileProblem.unwritableFile(path) { throw CommandFailure("--acks \(path): \(problem)") }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw UsageError("--acks \(path): cannot open: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw CommandFailure("--acks \(path): cannot open: \(String(cString: strerror(errno)).lowercased())") }
         return descriptor
     }
 

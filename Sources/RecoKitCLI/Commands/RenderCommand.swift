@@ -41,6 +41,9 @@ enum RenderCommand: Command {
         }
         let limits = try LimitsOption.limits(arguments)
         let templateName = arguments.value("template") ?? format.defaultTemplate
+        if format == .text, isBuiltInHTML(templateName), !TemplateFolder(path: arguments.value("templates")).holds(templateName) {
+            throw UsageError("--format text renders a text template, and \(templateName) is an HTML one: use --format html, or --template text")
+        }
         let library: TemplateLibrary
         do {
             library = try TemplateFolder(path: arguments.value("templates")).library(plainText: format == .text ? [templateName] : [])
@@ -70,9 +73,10 @@ enum RenderCommand: Command {
         }
         if let file = arguments.value("output") {
             do {
+                if let problem = FileProblem.unwritableFile(file) { throw OutputProblem(reason: problem) }
                 try Data(output.utf8).write(to: URL(fileURLWithPath: file))
             } catch {
-                Console.error("error: cannot write \(file): \((error as NSError).localizedDescription)")
+                Console.error("error: cannot write \(file): \((error as? OutputProblem)?.reason ?? FileProblem.reason(error))")
                 return 1
             }
             Console.error("wrote \(file): \(reply.widgets.count) widget\(reply.widgets.count == 1 ? "" : "s") with \(templateName)")
@@ -83,6 +87,16 @@ enum RenderCommand: Command {
         }
         return 0
     }
+
+    /// Whether `name` is one of the built-in HTML templates (carousel, grid, list, email and their parts).
+    private static func isBuiltInHTML(_ name: String) -> Bool {
+        BuiltInTemplates.sources[name] != nil && !BuiltInTemplates.plainText.contains(name)
+    }
+}
+
+/// Why `-o FILE` cannot be written, found before writing.
+private struct OutputProblem: Error {
+    let reason: String
 }
 
 /// What `render` writes.

@@ -125,6 +125,7 @@ struct PreviewGallery {
             : .null
         var explanation: JSONValue = .null
         var detail: JSONValue = .null
+        var emptyReportNote = "Every product decoded; nothing was skipped."
         switch payload.outcome {
         case .recommendations(let reply) where reply.widgets.isEmpty:
             explanation = "A recommendation reply with no widget to show: no campaign answered, or every block ended up empty (see the report)."
@@ -132,12 +133,15 @@ struct PreviewGallery {
         case .vendorError(let error):
             explanation = .string("An error reply from \(payload.vendor ?? "the vendor"), not recommendations: \(error.vendorCode ?? "error"). A caller gets it as a PayloadError of kind vendorError:")
             detail = .string(error.description)
+            emptyReportNote = "Nothing to decode: an error reply carries no products."
         case .other(let description):
             explanation = .string("This is \(description.kind.title). It carries no recommendations, so there is nothing to render; this is what it holds, decoded by the vendor's rules:")
             detail = .string(description.lines.joined(separator: "\n"))
+            emptyReportNote = "Checked by the vendor's rules; nothing was wrong or passed over."
         case .failed(let reason):
             explanation = "This payload could not be previewed."
             detail = .string(reason)
+            emptyReportNote = "Nothing was decoded: the payload could not be read (see above)."
         }
         return [
             "name": .string(payload.name),
@@ -148,6 +152,8 @@ struct PreviewGallery {
             "style": .string(style),
             "explanation": explanation,
             "detail": detail,
+            "emptyReportNote": .string(emptyReportNote),
+            "standIns": payload.vendor == "reteno" && !payload.widgets.isEmpty ? .string(Self.retenoStandIns(currency: renderer.defaultCurrency)) : .null,
             "hasReport": .bool(!report.failures.isEmpty || !report.notices.isEmpty),
             "reportOpen": .bool(report.failures.count + report.notices.count <= 5),
             "reportSummary": .string("\(plural(report.failures.count, "failure")), \(plural(report.notices.count, "notice"))"),
@@ -157,6 +163,13 @@ struct PreviewGallery {
             "widgetCapNote": widgetCapNote,
             "widgets": .array(widgets),
         ]
+    }
+
+    /// What the page of a Reteno reply shows that the reply does not hold: Reteno sends no title and no currency.
+    static func retenoStandIns(currency: String?) -> String {
+        "Reteno replies carry neither a title nor a currency. The preview titles each block \"\(PreviewPayload.standInTitle)\""
+            + (currency.map { " and shows prices in \($0) (--currency)" } ?? "")
+            + "; in your page they come from your own settings (recokit render --title and --currency, WidgetRenderer(defaultCurrency:))."
     }
 
     /// The first ``reportLinesShown`` lines, then one saying how many more there are.

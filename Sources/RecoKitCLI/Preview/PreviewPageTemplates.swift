@@ -41,6 +41,17 @@ enum PreviewPageTemplates {
         table.payloads{width:100%;border-collapse:collapse;background:var(--paper)}
         table.payloads th,table.payloads td{padding:.6rem .75rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
         table.payloads th{font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}
+        table.payloads code{overflow-wrap:anywhere}
+        .table-scroll{overflow-x:auto}
+        @media (max-width:640px){
+          table.payloads thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+          table.payloads tr{display:block;padding:.5rem 0;border-bottom:1px solid var(--line)}
+          table.payloads td{display:grid;grid-template-columns:6rem minmax(0,1fr);gap:.5rem;padding:.2rem .25rem;border:0}
+          table.payloads .pill{white-space:normal;overflow-wrap:anywhere}
+          table.payloads td::before{content:attr(data-label);font-size:.75rem;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}
+        }
+        .request pre{white-space:pre;overflow-wrap:normal;overflow-x:auto}
+        img[data-unavailable]{object-fit:contain;background:#f6f8fa}
         .renderings{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,460px),1fr));gap:1rem}
         .rendering{margin:0;min-width:0;border:1px solid var(--line);border-radius:10px;overflow:hidden;background:var(--paper)}
         .rendering.wide{grid-column:1/-1}
@@ -63,6 +74,17 @@ enum PreviewPageTemplates {
         nav.toc ol{margin:.25rem 0 0;padding-left:1.25rem}
         </style>
         {{{style}}}
+        <script>
+        // Offline, or when a vendor's image host is gone, an image that cannot load is swapped for a marked
+        // placeholder instead of the browser's broken-image icon; its title keeps the address it had.
+        addEventListener("error", function (event) {
+          var image = event.target;
+          if (!(image instanceof HTMLImageElement) || image.hasAttribute("data-unavailable")) return;
+          image.setAttribute("data-unavailable", image.getAttribute("src") || "");
+          image.title = "image unavailable: " + (image.getAttribute("src") || "no address");
+          image.src = "data:image/svg+xml," + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200" viewBox="0 0 200 200"><defs><pattern id="s" width="12" height="12" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="12" fill="#eef1f4"/></pattern></defs><rect width="200" height="200" fill="#f6f8fa"/><rect width="200" height="200" fill="url(#s)"/><rect x="1" y="1" width="198" height="198" fill="none" stroke="#8c959f" stroke-width="2" stroke-dasharray="8 6"/><text x="100" y="96" font-family="system-ui,sans-serif" font-size="17" font-weight="600" fill="#57606a" text-anchor="middle">image</text><text x="100" y="118" font-family="system-ui,sans-serif" font-size="17" font-weight="600" fill="#57606a" text-anchor="middle">unavailable</text></svg>');
+        }, true);
+        </script>
         </head>
         <body>
         <header class="top"><div>
@@ -83,17 +105,17 @@ enum PreviewPageTemplates {
           <p>{{payloadCount}} payloads · {{widgetCount}} widgets · {{productCount}} products, each in every built-in template ({{templateList}}), with its decoding report and tracking requests.</p>
         {{/header}}
         {{$content}}
-        <div class="card">
+        <div class="card table-scroll">
         <table class="payloads">
           <thead><tr><th scope="col">Payload</th><th scope="col">Vendor</th><th scope="col">What it is</th><th scope="col">Widgets</th><th scope="col">Report</th></tr></thead>
           <tbody>
         {{#payloads}}
             <tr>
-              <td><a href="{{page}}">{{name}}</a><br><code>{{file}}</code></td>
-              <td>{{vendor}}</td>
-              <td><span class="pill {{statusClass}}">{{status}}</span></td>
-              <td>{{widgetSummary}}</td>
-              <td>{{reportSummary}}</td>
+              <td data-label="Payload"><span><a href="{{page}}">{{name}}</a><br><code>{{file}}</code></span></td>
+              <td data-label="Vendor"><span>{{vendor}}</span></td>
+              <td data-label="What it is"><span><span class="pill {{statusClass}}">{{status}}</span></span></td>
+              <td data-label="Widgets"><span>{{widgetSummary}}</span></td>
+              <td data-label="Report"><span>{{reportSummary}}</span></td>
             </tr>
         {{/payloads}}
           </tbody>
@@ -119,6 +141,12 @@ enum PreviewPageTemplates {
           <div class="explain {{statusClass}}"><p>{{explanation}}</p>{{#detail}}<pre>{{detail}}</pre>{{/detail}}</div>
         </div>
         {{/explanation}}
+        {{#standIns}}
+        <div class="card">
+          <h2>Shown with stand-ins</h2>
+          <p class="explain info">{{standIns}}</p>
+        </div>
+        {{/standIns}}
         <div class="card report">
           <h2>Decoding report</h2>
         {{#hasReport}}
@@ -135,7 +163,7 @@ enum PreviewPageTemplates {
           </details>
         {{/hasReport}}
         {{^hasReport}}
-          <p>Every product decoded; nothing was skipped.</p>
+          <p>{{emptyReportNote}}</p>
         {{/hasReport}}
         {{#hasWidgets}}
           <nav class="toc" aria-label="Widgets"><ol>{{#widgets}}<li><a href="#{{anchor}}">{{tocLabel}}</a> <small>({{productCount}} products)</small></li>{{/widgets}}</ol></nav>

@@ -82,6 +82,9 @@ func plural(_ count: Int, _ noun: String) -> String {
 }
 
 extension PreviewPayload {
+    /// The title of a block whose vendor sends none (Reteno), so the page shows a heading as a shop would.
+    static let standInTitle = "Recommended for you"
+
     /// Reads and decodes a payload file; never throws: a failure becomes the outcome.
     static func read(_ file: String, page: String) -> PreviewPayload {
         let source = PayloadFile(path: file)
@@ -93,7 +96,7 @@ extension PreviewPayload {
             if let json, let kind, !kind.carriesRecommendations {
                 return PreviewPayload(file: file, page: page, vendor: kind.vendor.rawValue, outcome: .other(try VendorPayloads.describe(json, kind: kind)))
             }
-            let reply = try source.decode(data)
+            let reply = try source.decode(data, title: standInTitle)
             var payload = PreviewPayload(file: file, page: page, vendor: kind?.vendor.rawValue ?? reply.widgets.first?.vendor.rawValue, outcome: .recommendations(reply))
             payload.isSearch = kind == .segmentifySearch
             return payload

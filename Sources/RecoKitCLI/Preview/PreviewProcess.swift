@@ -50,10 +50,12 @@ enum PreviewProcess {
 
     /// This program: /proc/self/exe where there is one, else what Foundation says.
     private static func executable() -> URL {
+        #if os(Linux)
         let procSelf = "/proc/self/exe"
         if FileManager.default.fileExists(atPath: procSelf) {
             return URL(fileURLWithPath: procSelf).resolvingSymlinksInPath()
         }
+        #endif
         return Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import RecoKit
 import RecoVendors
 
@@ -18,8 +19,15 @@ enum PreviewTracking {
         let requests = TrackingPreview.requests(for: widget)
         guard !requests.isEmpty else { return nil }
         return requests.map { request in
-            Request(label: label(request.label), text: ([request.method + " " + request.url] + request.headers + ["", request.body]).joined(separator: "\n"))
+            Request(label: label(request.label), text: ([request.method + " " + request.url] + request.headers + ["", readable(request.body)]).joined(separator: "\n"))
         }
+    }
+
+    /// A JSON body indented, two spaces a level, so it reads without wrapping mid-token; any other body as it is.
+    static func readable(_ body: String) -> String {
+        guard let first = body.first(where: { !$0.isWhitespace }), first == "{" || first == "[",
+              let json = try? JSONValue(parsing: Data(body.utf8)) else { return body }
+        return JSONWriter.string(json, style: .pretty)
     }
 
     private static func label(_ name: String) -> String {

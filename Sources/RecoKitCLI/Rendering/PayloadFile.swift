@@ -19,12 +19,16 @@ struct PayloadFile {
     }
 
     /// The file's bytes (standard input for `-`).
-    /// - Throws: ``PayloadError`` `unreadable`, naming the file.
+    /// - Throws: ``PayloadError`` `unreadable`, naming the file and saying why in the words of
+    ///   ``FileProblem`` (the same in every command).
     func read() throws(PayloadError) -> Data {
+        if path != "-", let problem = FileProblem.unreadable(path) {
+            throw PayloadError.unreadable(file: displayName, reason: problem)
+        }
         do {
             return try path == "-" ? FileHandle.standardInput.readToEnd() ?? Data() : Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw PayloadError.unreadable(file: displayName, reason: (error as NSError).localizedDescription)
+            throw PayloadError.unreadable(file: displayName, reason: FileProblem.reason(error))
         }
     }
 

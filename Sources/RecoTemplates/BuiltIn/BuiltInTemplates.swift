@@ -170,7 +170,7 @@ public enum BuiltInTemplates {
 {{/title}}
 {{#products}}
 {{$item}}
-{{position}}. {{displayName}}{{#displayPrice}}  {{displayPrice}}{{/displayPrice}}{{#hasDiscount}} (was {{displayOldPrice}}, -{{discountPercent}}%){{/hasDiscount}}
+{{position}}. {{displayName}}{{#hasDiscount}}  {{displayOldPrice}} → {{displayPrice}} (-{{discountPercent}}%){{/hasDiscount}}{{^hasDiscount}}{{#displayPrice}}  {{displayPrice}}{{/displayPrice}}{{/hasDiscount}}
 {{#link}}
    {{link}}
 {{/link}}

@@ -77,7 +77,9 @@ enum HTMLContext {
             return .refused("a value in http-equiv could make the page refresh to another address or set cookies; write it in the template itself")
         case "attributename" where animationElements.contains(tag):
             return .refused("a value in an animation's attributeName could make it animate a link or a handler; write the name in the template itself")
-        case "values", "to", "from", "by" where animationElements.contains(tag): return .animationValue
+        case "values", "to", "from", "by":
+            // (A `where` after several patterns guards the last one only: the tag is checked here.)
+            return animationElements.contains(tag) ? .animationValue : .text
         case "content" where tag == "meta": return .metaContent
         default: return urlAttributes.contains(name) ? .url : .text
         }

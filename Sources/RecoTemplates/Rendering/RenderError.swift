@@ -22,6 +22,25 @@ public struct RenderError: Error, Sendable, CustomStringConvertible {
         RenderError(.template(error))
     }
 
+    /// What kind of failure this is: compare with the static members (`error.kind == .unknownTemplate`).
+    /// New kinds may be added; a `switch` over them needs a `default`.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        fileprivate let name: String
+        /// No template has the name asked for (``missingTemplate`` names it).
+        public static let unknownTemplate = Kind(name: "unknownTemplate")
+        /// The template failed to render (``templateError`` says where).
+        public static let template = Kind(name: "template")
+        public var description: String { name }
+    }
+
+    /// The kind of failure.
+    public var kind: Kind {
+        switch base {
+        case .unknownTemplate: .unknownTemplate
+        case .template: .template
+        }
+    }
+
     /// The engine's error, when the template itself failed.
     public var templateError: TemplateError? {
         if case .template(let error) = base { error } else { nil }

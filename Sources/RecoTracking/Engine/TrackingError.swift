@@ -38,6 +38,37 @@ public struct TrackingError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The tracker's configuration cannot work.
     public static func configuration(_ message: String) -> TrackingError { TrackingError(.configuration, message) }
 
+    /// What kind of failure this is: compare with the static members (`error.kind == .queueFull`).
+    /// New kinds may be added; a `switch` over them needs a `default`.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        fileprivate let name: String
+        /// The journal reached its size limit; the event was not accepted.
+        public static let queueFull = Kind(name: "queueFull")
+        /// The tracker is shut down; the event was not accepted.
+        public static let shutDown = Kind(name: "shutDown")
+        /// The interaction is not valid for the destination (``interactionError`` says why).
+        public static let invalid = Kind(name: "invalid")
+        /// The journal's files could not be read or written.
+        public static let journal = Kind(name: "journal")
+        /// Another process holds the journal directory.
+        public static let journalInUse = Kind(name: "journalInUse")
+        /// The tracker's configuration cannot work.
+        public static let configuration = Kind(name: "configuration")
+        public var description: String { name }
+    }
+
+    /// The kind of failure.
+    public var kind: Kind {
+        switch base {
+        case .queueFull: .queueFull
+        case .shutDown: .shutDown
+        case .invalid: .invalid
+        case .journal: .journal
+        case .journalInUse: .journalInUse
+        case .configuration: .configuration
+        }
+    }
+
     /// For an invalid interaction, the reason.
     public var interactionError: InteractionError? {
         if case .invalid(let reason) = base { reason } else { nil }

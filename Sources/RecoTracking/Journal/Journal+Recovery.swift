@@ -36,6 +36,8 @@ extension Journal {
         var format: RecordFrame.Format
         var headerDamaged: Bool
         var recordOffsets: [Int]
+        /// Where padding records stand (damage covered by an earlier repair): boundaries, not events.
+        var paddingOffsets: [Int]
         var stretches: [RecordFrame.BadStretch]
         /// Where the records end once the damage is dealt with (a tail of damage is cut off).
         var validEnd: Int {
@@ -53,10 +55,12 @@ extension Journal {
             let bytes = try storage.read(name, offset: 0, count: try storage.size(name) ?? 0)
             let (format, start, headerDamaged) = RecordFrame.format(of: bytes, segment: number)
             var offsets: [Int] = []
-            var stretches = RecordFrame.scan(bytes, segment: number, from: start, format: format) { offset, _ in offsets.append(offset) }
+            var paddings: [Int] = []
+            var stretches = RecordFrame.scan(bytes, segment: number, from: start, format: format,
+                                             padding: { paddings.append($0) }) { offset, _ in offsets.append(offset) }
             if headerDamaged { stretches.insert(.init(offset: 0, count: start, reason: "segment header damaged", atEnd: false), at: 0) }
             found.append(FoundSegment(number: number, bytes: bytes, format: format, headerDamaged: headerDamaged,
-                                      recordOffsets: offsets, stretches: stretches))
+                                      recordOffsets: offsets, paddingOffsets: paddings, stretches: stretches))
         }
         let start = checkpoint(storage, found: found, report: &report)
         for segment in found {
@@ -135,7 +139,7 @@ extension Journal {
         if saved.offset > segment.validEnd, saved.offset <= segment.bytes.count, segment.stretches.last?.atEnd == true {
             return JournalPosition(segment: saved.segment, offset: segment.validEnd)
         }
-        let boundaries = Set(segment.recordOffsets + [segment.validEnd, segment.format == .version2 ? RecordFrame.segmentHeaderSize : 0, 0]
+        let boundaries = Set(segment.recordOffsets + segment.paddingOffsets + [segment.validEnd, segment.format == .version2 ? RecordFrame.segmentHeaderSize : 0, 0]
                              + segment.stretches.flatMap { [$0.offset, $0.offset + $0.count] })
         guard saved.offset <= segment.bytes.count, boundaries.contains(saved.offset) else {
             report.checkpointNote = "the delivery checkpoint names offset \(saved.offset) of \(JournalState.fileName(saved.segment)), "

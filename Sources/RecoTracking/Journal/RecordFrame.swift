@@ -138,15 +138,17 @@ enum RecordFrame {
     ///
     /// `bytes` start at `base` in the segment; offsets given to `record` and in the stretches are the
     /// segment's. Padding records (a payload whose first byte is 0, written where repair covered damage)
-    /// are skipped.
+    /// are skipped; `padding`, when given, is told where each one stands (a record boundary all the same:
+    /// a checkpoint may name it).
     static func scan(_ bytes: [UInt8], base: Int = 0, segment: UInt64, from: Int, format: Format,
+                     padding: ((_ offset: Int) -> Void)? = nil,
                      record: (_ offset: Int, _ payload: ArraySlice<UInt8>) -> Void) -> [BadStretch] {
         var stretches: [BadStretch] = []
         var index = from - base
         while index < bytes.count {
             let found = frame(in: bytes, at: index, base: base, segment: segment, format: format)
             if case .record(let payload, let next) = found {
-                if payload.first != paddingMark { record(base + index, payload) }
+                if payload.first != paddingMark { record(base + index, payload) } else { padding?(base + index) }
                 index = next
                 continue
             }

@@ -25,6 +25,31 @@ public struct BloomreachError: Error, Hashable, Sendable, CustomStringConvertibl
     /// The answer could not be read as a segments answer.
     public static func payload(_ error: PayloadError) -> BloomreachError { BloomreachError(.payload(error)) }
 
+    /// What kind of failure this is: compare with the static members (`error.kind == .invalidParameter`).
+    /// New kinds may be added; a `switch` over them needs a `default`.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        fileprivate let name: String
+        /// A request parameter is empty or malformed.
+        public static let invalidParameter = Kind(name: "invalidParameter")
+        /// Bloomreach answered with an HTTP status other than 2xx.
+        public static let httpStatus = Kind(name: "httpStatus")
+        /// The request did not reach Bloomreach or no answer came back.
+        public static let transport = Kind(name: "transport")
+        /// The answer could not be read as a segments answer.
+        public static let payload = Kind(name: "payload")
+        public var description: String { name }
+    }
+
+    /// The kind of failure.
+    public var kind: Kind {
+        switch base {
+        case .invalidParameter: .invalidParameter
+        case .httpStatus: .httpStatus
+        case .transport: .transport
+        case .payload: .payload
+        }
+    }
+
     /// The parameter at fault, for an invalid parameter.
     public var parameter: String? {
         if case .invalidParameter(let name, _) = base { name } else { nil }

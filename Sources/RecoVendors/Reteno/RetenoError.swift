@@ -18,6 +18,25 @@ public struct RetenoError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A base URL that is not an absolute http or https URL.
     public static func invalidBaseURL(_ value: String) -> RetenoError { RetenoError(.invalidBaseURL(value)) }
 
+    /// What kind of failure this is: compare with the static members (`error.kind == .invalidVariantId`).
+    /// New kinds may be added; a `switch` over them needs a `default`.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        fileprivate let name: String
+        /// A recommendation variant id that is not `r{recomId}v{variantId}`.
+        public static let invalidVariantId = Kind(name: "invalidVariantId")
+        /// A base URL that is not an absolute http or https URL.
+        public static let invalidBaseURL = Kind(name: "invalidBaseURL")
+        public var description: String { name }
+    }
+
+    /// The kind of failure.
+    public var kind: Kind {
+        switch base {
+        case .invalidVariantId: .invalidVariantId
+        case .invalidBaseURL: .invalidBaseURL
+        }
+    }
+
     /// The value that was rejected.
     public var value: String {
         switch base {

@@ -119,6 +119,14 @@ struct HTMLContextTests {
         #expect(try Self.render(source, ["v": "0;1\""]) == #"<svg><animate attributeName="opacity" values="0;1&quot;"/><animateMotion path="M0 0" values="0;1&quot;"/></svg>"#)
     }
 
+    /// Found by type-checking for macOS (a warning there): `values`, `to` and `from` were taken for an
+    /// animation's values on any tag, so a template with `<td from="{{v}}">` was refused.
+    @Test("values, to, from and by outside an SVG animation are plain attributes")
+    func animationNamesElsewhere() throws {
+        let source = #"<td values="{{v}}" to="{{v}}" from="{{v}}" by="{{v}}">x</td>"#
+        #expect(try Self.render(source, ["v": "a\"b"]) == #"<td values="a&quot;b" to="a&quot;b" from="a&quot;b" by="a&quot;b">x</td>"#)
+    }
+
     // MARK: code-loading attributes, names, handlers
 
     @Test(

@@ -8,7 +8,7 @@ struct TextTemplateTests {
         #expect(text == """
             Picked for you
 
-            1. Trail Runner  600,00 TL (was 800,00 TL, -25%)
+            1. Trail Runner  800,00 TL → 600,00 TL (-25%)
                https://shop.example.com/p1
             2. Court Classic  1.299,90 €
                /p2

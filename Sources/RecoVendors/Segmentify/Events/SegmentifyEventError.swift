@@ -35,6 +35,28 @@ public struct SegmentifyEventError: Error, Hashable, Sendable, CustomStringConve
         SegmentifyEventError(.conflict, field: field, reason: reason)
     }
 
+    /// What kind of failure this is: compare with the static members (`error.kind == .missing`).
+    /// New kinds may be added; a `switch` over them needs a `default`.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        fileprivate let name: String
+        /// A mandatory field is absent or blank.
+        public static let missing = Kind(name: "missing")
+        /// A value breaks the guide's format.
+        public static let invalid = Kind(name: "invalid")
+        /// A field that is fine alone but not together with the rest of the event.
+        public static let conflict = Kind(name: "conflict")
+        public var description: String { name }
+    }
+
+    /// The kind of failure.
+    public var kind: Kind {
+        switch base {
+        case .missing: .missing
+        case .invalid: .invalid
+        case .conflict: .conflict
+        }
+    }
+
     /// Whether a mandatory field is missing.
     public var isMissing: Bool { base == .missing }
     /// Whether a value is malformed.

@@ -1,0 +1,161 @@
+import RecoTracking
+
+/// A valid journal described by fuzzer bytes, then damaged as the same bytes say: the files to write,
+/// and what the journal must report about them.
+///
+/// The writer follows the record format as `RecordFrame` documents it (segment header, 12-byte frames
+/// whose CRC-32 covers segment number, offset, length and payload), written here independently so that
+/// a change of format that breaks old journals fails here too. Bytes read past the input's end are 0.
+///
+/// Input: first segment number, segment count, then per segment a record count and per record a
+/// payload length and a fill byte; a checkpoint byte (none, past the last segment, or a record
+/// boundary of one segment); then up to 16 damages of 5 bytes each (kind, file, position ×2, value):
+/// kinds 0–4 change one byte in place (xor), 5 truncates the file, 6 deletes a stretch, 7 inserts a copy
+/// of a stretch.
+struct DamagedJournal: CustomStringConvertible {
+    struct Record {
+        var segment: UInt64
+        var range: Range<Int>
+    }
+
+    private(set) var files: [(name: String, bytes: [UInt8])] = []
+    private(set) var records: [Record] = []
+    /// Where the checkpoint file says delivery resumes, if one is written.
+    private(set) var checkpoint: (segment: UInt64, offset: Int)?
+    private(set) var damaged = false
+    private(set) var damagedInPlaceOnly = true
+    private var oldest: UInt64 = 1
+    private var damages: [String] = []
+
+    init(_ input: [UInt8]) {
+        var reader = Reader(bytes: input)
+        oldest = 1 + UInt64(reader.next() % 8)
+        let segmentCount = 1 + Int(reader.next() % 4)
+        for index in 0..<segmentCount {
+            let number = oldest + UInt64(index)
+            var bytes = Self.segmentHeader
+            for _ in 0..<Int(reader.next() % 24) {
+                let length = 1 + Int(reader.next() % 48)
+                let fill = reader.next()
+                // An event record's first byte is its codec version (never 0, which marks padding).
+                let payload = (0..<length).map { $0 == 0 ? 1 + fill % 200 : fill &+ UInt8(truncatingIfNeeded: $0) }
+                records.append(Record(segment: number, range: bytes.count..<(bytes.count + 12 + length)))
+                Self.appendFrame(payload, segment: number, offset: bytes.count, to: &bytes)
+            }
+            files.append((Self.segmentName(number), bytes))
+        }
+        let choice = reader.next()
+        switch choice % 4 {
+        case 0: break
+        case 1: checkpoint = (oldest + UInt64(segmentCount), 0)
+        default:
+            let segment = oldest + UInt64(Int(choice >> 2) % segmentCount)
+            let boundaries = records.filter { $0.segment == segment }.map(\.range.lowerBound)
+                + [files[Int(segment - oldest)].bytes.count]
+            checkpoint = (segment, boundaries[Int(reader.next()) % boundaries.count])
+        }
+        if let checkpoint {
+            var bytes = [UInt8]()
+            Self.put(checkpoint.segment, 8, &bytes)
+            Self.put(UInt64(checkpoint.offset), 8, &bytes)
+            Self.put(UInt64(CRC32.checksum(bytes)), 4, &bytes)
+            files.append(("checkpoint", bytes))
+        }
+        for _ in 0..<16 where !reader.atEnd {
+            damage(kind: reader.next() % 8, file: Int(reader.next()) % files.count,
+                   position: Int(reader.next()) | Int(reader.next()) << 8, value: reader.next())
+        }
+    }
+
+    /// Pending events the journal must report while undamaged.
+    var pendingAfterCheckpoint: Int { records(from: checkpoint ?? (oldest, 0)).count }
+
+    /// How many records after the place delivery resumes (the checkpoint, or the oldest segment's start
+    /// when the report says the checkpoint was unusable) were not read, and how many of those lie in a
+    /// reported damage range of their file.
+    func recordsNotRead(by report: JournalRecoveryReport) -> (lost: Int, covered: Int) {
+        let start = report.checkpointNote == nil ? checkpoint ?? (oldest, 0) : (oldest, 0)
+        let expected = records(from: start)
+        let covered = expected.filter { record in
+            report.damage.contains { $0.file == Self.segmentName(record.segment) && $0.byteRange.overlaps(record.range) }
+        }
+        return (expected.count - report.pendingEvents, covered.count)
+    }
+
+    var description: String {
+        let sizes = files.map { "\($0.name) \($0.bytes.count) bytes" }.joined(separator: ", ")
+        let place = checkpoint.map { "segment \($0.segment) offset \($0.offset)" } ?? "none"
+        return "journal of \(records.count) records (\(sizes); checkpoint \(place)), damage: \(damages.joined(separator: "; "))"
+    }
+
+    private func records(from start: (segment: UInt64, offset: Int)) -> [Record] {
+        records.filter { $0.segment > start.segment || ($0.segment == start.segment && $0.range.lowerBound >= start.offset) }
+    }
+
+    private mutating func damage(kind: UInt8, file: Int, position: Int, value: UInt8) {
+        var bytes = files[file].bytes
+        guard !bytes.isEmpty else { return }
+        let at = position % bytes.count
+        let count = 1 + Int(value % 32)
+        switch kind {
+        case 0...4:
+            bytes[at] ^= value == 0 ? 1 : value
+            damages.append("\(files[file].name)[\(at)] ^= \(value == 0 ? 1 : value)")
+        case 5:
+            bytes.removeSubrange(at...)
+            damages.append("\(files[file].name) cut at \(at)")
+            damagedInPlaceOnly = false
+        case 6:
+            bytes.removeSubrange(at..<min(bytes.count, at + count))
+            damages.append("\(files[file].name) lost \(count) bytes at \(at)")
+            damagedInPlaceOnly = false
+        default:
+            let from = Int(value) * 7 % bytes.count
+            bytes.insert(contentsOf: bytes[from..<min(bytes.count, from + count)], at: at)
+            damages.append("\(files[file].name) got a copy of \(count) bytes from \(from) at \(at)")
+            damagedInPlaceOnly = false
+        }
+        files[file].bytes = bytes
+        damaged = true
+    }
+
+    static func segmentName(_ number: UInt64) -> String {
+        let digits = String(number)
+        return "segment-" + String(repeating: "0", count: max(0, 12 - digits.count)) + digits + ".log"
+    }
+
+    /// `RKJOURNL`, format version 2, and the CRC-32 of those 12 bytes.
+    static let segmentHeader: [UInt8] = {
+        var bytes = Array("RKJOURNL".utf8)
+        put(2, 4, &bytes)
+        put(UInt64(CRC32.checksum(bytes)), 4, &bytes)
+        return bytes
+    }()
+
+    static func appendFrame(_ payload: [UInt8], segment: UInt64, offset: Int, to output: inout [UInt8]) {
+        var place = [UInt8]()
+        put(segment, 8, &place)
+        put(UInt64(offset), 8, &place)
+        put(UInt64(payload.count), 4, &place)
+        let placeCheck = CRC32.checksum(place)
+        output += [0x52, 0x4B, 2, UInt8(truncatingIfNeeded: placeCheck)]
+        put(UInt64(payload.count), 4, &output)
+        put(UInt64(CRC32.checksum(payload, continuing: placeCheck)), 4, &output)
+        output += payload
+    }
+
+    /// `value`'s low `count` bytes, little endian.
+    static func put(_ value: UInt64, _ count: Int, _ output: inout [UInt8]) {
+        for index in 0..<count { output.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(index)))) }
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var index = 0
+        var atEnd: Bool { index >= bytes.count }
+        mutating func next() -> UInt8 {
+            defer { index += 1 }
+            return index < bytes.count ? bytes[index] : 0
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// Every Swift block of README.md and of the DocC catalogs compiles, read from the files themselves
+/// (nothing is copied into a test, so nothing can drift), and the README's first example runs as a
+/// program of its own from a folder outside the package and prints the output the README shows.
+///
+/// A README block must compile on its own, as a reader would paste it into a `main.swift`. A DocC
+/// article or a `///` comment may show a fragment that takes some values as given (a tracker, a
+/// visitor's context); each such block is listed in ``givens`` with the declarations it assumes, which
+/// are compiled before it.
+@Suite("Documentation snippets", .serialized)   // one swiftc at a time: the machine is shared
+struct DocumentationSnippetTests {
+    /// The source files whose `///` examples are compiled too.
+    static let documentedSources = ["Sources/RecoTracking/Engine/Tracker.swift"]
+
+    /// Every block, in file order.
+    static let snippets: [DocumentationSnippet] = {
+        var all = (try? DocumentationSnippet.inMarkdown("README.md")) ?? []
+        for file in DocumentationSnippet.doccArticles() { all += (try? DocumentationSnippet.inMarkdown(file)) ?? [] }
+        for file in documentedSources { all += (try? DocumentationSnippet.inDocComments(file)) ?? [] }
+        return all
+    }()
+
+    /// Values a fragment outside the README takes as given, by the fragment's first line of code.
+    static let givens: [String: String] = [
+        "struct Shoe: RecommendableProduct {": """
+            import Foundation
+            import RecoVendors
+            let data = Data()
+            """,
+        "import RecoTracking": """
+            import Foundation
+            import RecoKit
+            let apiKey = "key"
+            let widget: Widget<RawProduct> = given()
+            let context: InteractionContext = given()
+            """,
+        "try tracker.track(SegmentifyPageView(category: .productPage, common: common))": """
+            import Foundation
+            import RecoTracking
+            import RecoVendors
+            let tracker: Tracker = given()
+            let widget: Widget<RawProduct> = given()
+            let common: SegmentifyCommonFields = given()
+            """,
+        "let tracker = try Tracker(destination: SegmentifyDestination(dataCenter: url, apiKey: key, origin: \"shop.example\"),": """
+            import Foundation
+            import RecoTracking
+            import RecoVendors
+            let url = URL(string: "https://gandalf.segmentify.com")!
+            let key = "key"
+            let journalURL = URL(fileURLWithPath: "/tmp/journal")
+            let widget: Widget<RawProduct> = given()
+            let context: InteractionContext = given()
+            """,
+        "let ids = try lines.map { try tracker.trackUntilCommit($0) }": """
+            import RecoTracking
+            let tracker: Tracker = given()
+            let lines: [Interaction] = []
+            func acknowledge(_ ids: [EventID]) {}
+            """,
+    ]
+
+    /// A value of any type, for type-checking only.
+    static let givenFunction = "func given<T>() -> T { fatalError(\"only type-checked\") }\n"
+
+    @Test func theReadmeAndEveryCatalogHaveSwiftBlocks() {
+        #expect(Self.snippets.filter { $0.file == "README.md" }.count >= 5, "\(Self.snippets)")
+        for catalog in ["RecoKit", "RecoTracking", "RecoTemplates", "RecoVendors", "RecoKitTesting"] {
+            #expect(Self.snippets.contains { $0.file.hasPrefix("Sources/\(catalog)/\(catalog).docc/") }, "\(catalog).docc has no Swift block")
+        }
+    }
+
+    @Test(arguments: snippets)
+    func compiles(_ snippet: DocumentationSnippet) throws {
+        let firstLine = snippet.code.split(separator: "\n").first.map(String.init) ?? ""
+        let given = snippet.file == "README.md" ? nil : Self.givens[firstLine]
+        let source = given.map { Self.givenFunction + $0 + "\n" } ?? ""
+        let outcome = try SwiftCompiler.typeCheck(source + snippet.code)
+        #expect(outcome.status == 0, "\(snippet) does not compile:\n\(outcome.output)\n--- the block:\n\(snippet.code)")
+    }
+
+    /// The first README example, built as a program with the package's libraries and run from a folder
+    /// that is not the package's: it finds the sample payload, and prints what the README shows.
+    @Test func theFirstReadmeExampleRunsFromAnyFolderAndPrintsWhatTheReadmeShows() throws {
+        let readme = try String(contentsOf: DocumentationSnippet.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let example = try #require(Self.snippets.first { $0.file == "README.md" })
+        let marker = "<!-- output of the example above -->\n```text\n"
+        let start = try #require(readme.range(of: marker), "README.md has no marked output block")
+        let end = try #require(readme.range(of: "\n```", range: start.upperBound..<readme.endIndex))
+        let expected = String(readme[start.upperBound..<end.lowerBound]) + "\n"
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recokit-readme-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (built, program) = try SwiftCompiler.build(example.code, linking: ["RecoKit", "RecoTemplates", "RecoTracking", "RecoVendors", "RecoKitTesting"], into: folder)
+        try #require(built.status == 0, "the example does not build:\n\(built.output)")
+
+        let output = folder.appendingPathComponent("output")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        let process = Process()
+        process.executableURL = program
+        process.currentDirectoryURL = folder
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        let printed = String(decoding: try Data(contentsOf: output), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(printed)")
+        #expect(printed == expected)
+    }
+}
