@@ -42,80 +42,36 @@ enum EventCodec {
 
     static func encode(_ event: TrackedEvent) -> [UInt8] { encode(id: event.id, interaction: event.interaction) }
 
-    /// Encodes without building a ``TrackedEvent`` (saves copying the interaction on the `track` path),
-    /// into one buffer of the exact size: the strings' lengths are measured first, then every field is
-    /// written in place.
+    /// Encodes without building a ``TrackedEvent`` (saves copying the interaction on the `track` path).
     static func encode(id: EventID, interaction: borrowing Interaction) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(192)
         let context = interaction.context
-        let params = context.params.isEmpty ? nil : JSONWriter.string(.object(context.params))
-        let vendorEvent = interaction.vendorEvent.map(vendorEventText)
-        let strings: (String?, String?, String?, String?, String?, String?, String?, String?, String?, String?, String?, String?, String?)
-            = (interaction.instanceId, interaction.interactionId, interaction.productId, context.userId, context.sessionId,
-               context.lang, context.currency, context.pageUrl, context.region, context.os, context.device, params, vendorEvent)
-        func eachString(_ body: (String?) -> Void) {
-            body(strings.0); body(strings.1); body(strings.2); body(strings.3); body(strings.4); body(strings.5); body(strings.6)
-            body(strings.7); body(strings.8); body(strings.9); body(strings.10); body(strings.11); body(strings.12)
-        }
-        let position = interaction.position.map { UInt64(max(0, $0)) + 1 } ?? 0
-        var size = 1 + 24 + 2 + varintSize(position)
-        eachString { string in
-            guard let string else { size += 1; return }
-            let count = string.utf8.count
-            size += varintSize(UInt64(count) + 1) + count
-        }
+        out.append(version)
+        putFixed(id.run, &out)
+        putFixed(id.sequence, &out)
+        putFixed(UInt64(bitPattern: Int64((interaction.occurred.timeIntervalSince1970 * 1000).rounded(.down))), &out)
+        out.append(code(of: interaction.kind))
         var flags: UInt8 = 0
         if interaction.forcePush { flags |= 1 }
         if let testMode = context.testMode { flags |= testMode ? 6 : 2 }
         if let phase = interaction.searchPhase { flags |= phase == .beforeSearch ? 8 : 16 }
-        let millis = UInt64(bitPattern: Int64((interaction.occurred.timeIntervalSince1970 * 1000).rounded(.down)))
-        let kind = code(of: interaction.kind)
-        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            var index = 0
-            func byte(_ value: UInt8) {
-                buffer[index] = value
-                index += 1
-            }
-            func fixed(_ value: UInt64) {
-                UnsafeMutableRawPointer(buffer.baseAddress! + index).storeBytes(of: value.littleEndian, as: UInt64.self)
-                index += 8
-            }
-            func varint(_ number: UInt64) {
-                var value = number
-                while value >= 0x80 {
-                    byte(UInt8(truncatingIfNeeded: value) | 0x80)
-                    value >>= 7
-                }
-                byte(UInt8(value))
-            }
-            byte(version)
-            fixed(id.run)
-            fixed(id.sequence)
-            fixed(millis)
-            byte(kind)
-            byte(flags)
-            varint(position)
-            eachString { optional in
-                guard var string = optional else { byte(0); return }
-                string.withUTF8 { utf8 in
-                    varint(UInt64(utf8.count) + 1)
-                    guard let start = utf8.baseAddress else { return }
-                    (buffer.baseAddress! + index).initialize(from: start, count: utf8.count)
-                    index += utf8.count
-                }
-            }
-            precondition(index == size, "an event record's measured size and its written size differ")
-            initialized = index
-        }
-    }
-
-    private static func varintSize(_ number: UInt64) -> Int {
-        var size = 1
-        var value = number >> 7
-        while value > 0 {
-            size += 1
-            value >>= 7
-        }
-        return size
+        out.append(flags)
+        putVarint(interaction.position.map { UInt64(max(0, $0)) + 1 } ?? 0, &out)
+        putString(interaction.instanceId, &out)
+        putString(interaction.interactionId, &out)
+        putString(interaction.productId, &out)
+        putString(context.userId, &out)
+        putString(context.sessionId, &out)
+        putString(context.lang, &out)
+        putString(context.currency, &out)
+        putString(context.pageUrl, &out)
+        putString(context.region, &out)
+        putString(context.os, &out)
+        putString(context.device, &out)
+        putString(context.params.isEmpty ? nil : JSONWriter.string(.object(context.params)), &out)
+        putString(interaction.vendorEvent.map(vendorEventText), &out)
+        return out
     }
 
     static func decode(_ bytes: ArraySlice<UInt8>) throws(TrackingError) -> TrackedEvent {
@@ -160,6 +116,27 @@ enum EventCodec {
             throw .journal("unreadable vendor event in event record")
         }
         return VendorEvent(vendor: Vendor(rawValue: vendor), name: name, fields: fields)
+    }
+
+    private static func putFixed(_ value: UInt64, _ out: inout [UInt8]) {
+        for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
+
+    private static func putVarint(_ number: UInt64, _ out: inout [UInt8]) {
+        var value = number
+        while value >= 0x80 {
+            out.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        out.append(UInt8(value))
+    }
+
+    private static func putString(_ optional: String?, _ out: inout [UInt8]) {
+        guard var value = optional else { out.append(0); return }
+        value.withUTF8 { utf8 in
+            putVarint(UInt64(utf8.count) + 1, &out)
+            out.append(contentsOf: utf8)
+        }
     }
 
     struct Reader {
