@@ -19,6 +19,14 @@ let package = Package(
         ),
         .executableTarget(name: "LinearityBenchmark", dependencies: ["BenchmarkSupport"]),
         .executableTarget(
+            name: "DeliveryBenchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "RecoTracking", package: "RecoKit"),
+                .product(name: "RecoVendors", package: "RecoKit"),
+            ]
+        ),
+        .executableTarget(
             name: "TrackingBenchmark",
             dependencies: [
                 .product(name: "RecoTracking", package: "RecoKit"),

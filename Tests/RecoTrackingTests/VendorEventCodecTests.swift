@@ -45,6 +45,28 @@ struct VendorEventCodecTests {
         #expect(decoded.interaction.vendorEvent == nil)
     }
 
+    /// Version 2, byte for byte as the layout in ``EventCodec``'s documentation says (a varint past one byte included).
+    @Test func theCodecWritesTheDocumentedLayout() {
+        let long = String(repeating: "x", count: 200)
+        let interaction = Interaction(kind: .click, instanceId: "rec_pdp_1", interactionId: "act_1842", productId: "240-LV09", position: 3,
+                                      searchPhase: .search, context: InteractionContext(userId: "u", sessionId: "s", pageUrl: long, testMode: true,
+                                                                                      params: ["channel": "app"]),
+                                      occurred: Date(timeIntervalSince1970: 1_714_566_896.25), forcePush: true)
+        var expected: [UInt8] = [2]
+        func fixed(_ value: UInt64) { for shift in stride(from: 0, to: 64, by: 8) { expected.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) } }
+        func string(_ text: String?) {
+            guard let text else { expected.append(0); return }
+            let marker = text.utf8.count + 1
+            if marker < 128 { expected.append(UInt8(marker)) } else { expected += [UInt8(marker & 0x7F) | 0x80, UInt8(marker >> 7)] }
+            expected.append(contentsOf: text.utf8)
+        }
+        fixed(0x3F9A); fixed(42); fixed(1_714_566_896_250)
+        expected += [2, 1 | 6 | 16, 4] // click; forcePush, testMode true, search phase; position 3
+        string("rec_pdp_1"); string("act_1842"); string("240-LV09"); string("u"); string("s"); string(nil); string(nil); string(long)
+        string(nil); string(nil); string(nil); string(#"{"channel":"app"}"#); string(nil)
+        #expect(EventCodec.encode(TrackedEvent(id: EventID(run: 0x3F9A, sequence: 42), interaction: interaction)) == expected)
+    }
+
     @Test func aRecordWhoseKindAndPayloadDisagreeIsRefused() {
         var bytes = EventCodec.encode(TrackedEvent(id: EventID(run: 1, sequence: 1),
                                                    interaction: .vendorEvent(pageView, context: Fixtures.context)))

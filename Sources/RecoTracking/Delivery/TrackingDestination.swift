@@ -15,6 +15,12 @@ public protocol TrackingDestination: Sendable {
     func screen(_ event: TrackedEvent, now: Date) -> String?
     /// The request that delivers `events`, built at send time.
     func request(for events: [TrackedEvent]) -> TrackingRequest
+    /// The request that delivers the journaled `records`: what the tracker calls. A destination that
+    /// encodes straight from the records' bytes implements it; by default the records are decoded and
+    /// ``request(for:)`` builds the request.
+    func request(forRecords records: [EventRecord]) -> TrackingRequest
+    /// ``screen(_:now:)`` for a journaled record: by default the record is decoded and screened.
+    func screen(_ record: EventRecord, now: Date) -> String?
     /// What the reply means for the batch of `eventCount` events.
     func verdict(for reply: TrackingReply, eventCount: Int, now: Date) -> DeliveryVerdict
 }
@@ -22,6 +28,16 @@ public protocol TrackingDestination: Sendable {
 extension TrackingDestination {
     /// No screening by default.
     public func screen(_ event: TrackedEvent, now: Date) -> String? { nil }
+    /// Decodes the record and screens the event.
+    public func screen(_ record: EventRecord, now: Date) -> String? {
+        // A record reads back: `EventRecord` checked it when the tracker took it from the journal.
+        guard let event = try? record.event() else { return nil }
+        return screen(event, now: now)
+    }
+    /// Decodes the records and builds the request with ``request(for:)``.
+    public func request(forRecords records: [EventRecord]) -> TrackingRequest {
+        request(for: records.compactMap { try? $0.event() })
+    }
     /// The shared HTTP rules by default (``DeliveryVerdict/standard(for:now:)``).
     public func verdict(for reply: TrackingReply, eventCount: Int, now: Date) -> DeliveryVerdict {
         .standard(for: reply, now: now)

@@ -6,23 +6,27 @@ extension Tracker {
         let limits = destination.limits
         let maxEvents = min(limits.maxEvents, configuration.maxBatchEvents ?? .max)
         while !Task.isCancelled {
+            let generation = senderBell.generation
             let force = control.withLock { $0.forceFlush || $0.draining }
             var batch: JournalBatch?
+            var takeFailed = false
             do {
                 batch = try journal.take(maxCount: maxEvents, maxBytes: limits.maxBytes,
                                          interval: configuration.flushInterval, force: force)
             } catch {
+                takeFailed = true
                 counters.withLock { $0.lastError = "\(error)" }
             }
             guard let batch else {
                 if force, journal.untakenCount == 0 { control.withLock { $0.forceFlush = false } }
-                try? await Task.sleep(for: configuration.idlePollInterval)
+                await waitForEvents(after: generation, maxEvents: maxEvents, lookAgainAtOnce: !takeFailed)
                 continue
             }
-            var items: [(event: TrackedEvent, payload: ArraySlice<UInt8>)] = []
+            var items: [EventRecord] = []
+            items.reserveCapacity(batch.payloads.count)
             var unreadable: [(payload: ArraySlice<UInt8>, reason: String)] = []
             for payload in batch.payloads {
-                do { items.append((try EventCodec.decode(payload), payload)) } catch {
+                do { items.append(try EventRecord(bytes: payload)) } catch {
                     unreadable.append((payload, "unreadable journal record: \(error)"))
                 }
             }
@@ -33,18 +37,52 @@ extension Tracker {
                 do { try await clock.sleep(for: configuration.retryPolicy.initialDelay) } catch { return }
             }
             if let failure = journal.acknowledge(batch) { counters.withLock { $0.lastError = "\(failure)" } }
+            settledBell.ring()
+        }
+    }
+
+    /// Sleeps until a batch may be due: a batch's worth of appends, the oldest record's flush interval,
+    /// a commit, a flush or shutdown (never longer than ``TrackerConfiguration/idlePollInterval``).
+    /// `lookAgainAtOnce`: in memory, a full batch appended since the take that found nothing is taken
+    /// at once (its appends came before this sender asked to be woken).
+    private func waitForEvents(after generation: UInt64, maxEvents: Int, lookAgainAtOnce: Bool) async {
+        let interval = configuration.flushInterval
+        // Nothing waiting: the first append wakes. Otherwise a full batch does, or the oldest's interval.
+        let (untaken, since) = journal.wakeSenders { lastSerial, untaken in
+            untaken == 0 ? lastSerial + 1 : lastSerial + max(1, maxEvents - untaken)
+        }
+        if lookAgainAtOnce, configuration.durability == .memory, untaken >= maxEvents { return }
+        var timeout = configuration.idlePollInterval
+        if let since { timeout = min(timeout, max(.milliseconds(1), interval - since.duration(to: .now))) }
+        else if untaken > 0 { timeout = min(timeout, interval) }
+        await senderBell.wait(after: generation, timeout: timeout)
+    }
+
+    /// Returns once nothing is pending (every accepted event delivered or dead-lettered): true, or false
+    /// when `timeout` passed first. For tests and tools that must see delivery finish; it waits on
+    /// acknowledgements, it does not poll.
+    @discardableResult
+    public func waitUntilIdle(timeout: Duration = .seconds(60)) async -> Bool {
+        let end = ContinuousClock.now + timeout
+        while true {
+            let generation = settledBell.generation
+            if journal.pendingCount == 0 { return true }
+            let left = ContinuousClock.now.duration(to: end)
+            if left <= .zero || Task.isCancelled { return false }
+            await settledBell.wait(after: generation, timeout: left)
         }
     }
 
     /// Screens, sends, and settles every event of `items`, adding those to dead-letter (with their
     /// reasons) to `deadLetters`; false when cancelled before that.
-    func deliver(_ items: [(event: TrackedEvent, payload: ArraySlice<UInt8>)],
+    func deliver(_ items: [EventRecord],
                  deadLetters: inout [(payload: ArraySlice<UInt8>, reason: String)]) async -> Bool {
         let now = clock.now()
-        var sendable: [(event: TrackedEvent, payload: ArraySlice<UInt8>)] = []
+        var sendable: [EventRecord] = []
         var screened: [(payload: ArraySlice<UInt8>, reason: String)] = []
+        sendable.reserveCapacity(items.count)
         for item in items {
-            if let reason = destination.screen(item.event, now: now) { screened.append((item.payload, reason)) } else { sendable.append(item) }
+            if let reason = destination.screen(item, now: now) { screened.append((item.bytes, reason)) } else { sendable.append(item) }
         }
         deadLetters += screened
         guard !sendable.isEmpty else { return true }
@@ -55,14 +93,14 @@ extension Tracker {
     ///
     /// While the destination fails (see ``DeliveryGate``) this sender either holds the probe, and sends
     /// only the first event as a small request, or waits for the sender that holds it.
-    private func send(_ items: [(event: TrackedEvent, payload: ArraySlice<UInt8>)],
+    private func send(_ items: [EventRecord],
                       deadLetters: inout [(payload: ArraySlice<UInt8>, reason: String)]) async -> Bool {
         var remaining = items[...]
         while !remaining.isEmpty {
             guard let turn = await waitForTurn() else { return false }
             let probing = turn != .send
             let sending = probing ? remaining.prefix(1) : remaining
-            let request = destination.request(for: sending.map(\.event))
+            let request = destination.request(forRecords: Array(sending))
             let verdict: DeliveryVerdict
             var replyText = ""
             do {
@@ -71,7 +109,10 @@ extension Tracker {
                 replyText = reply.bodyText()
             } catch {
                 if Task.isCancelled {
-                    if probing { control.withLock { $0.gate.abandonProbe() } }
+                    if probing {
+                        control.withLock { $0.gate.abandonProbe() }
+                        gateBell.ring()
+                    }
                     return false
                 }
                 counters.withLock { $0.lastError = "network: \(error.localizedDescription)" }
@@ -93,13 +134,14 @@ extension Tracker {
             case .delivered, .rejected, .tooLarge:
                 // The vendor answered about the events: whatever the answer, it is up again.
                 control.withLock { $0.gate.answered() }
+                gateBell.ring()
             }
             switch verdict.base {
             case .rejected(let reason) where sending.count == 1:
-                deadLetters.append((sending.first!.payload, reason))
+                deadLetters.append((sending.first!.bytes, reason))
             case .tooLarge where sending.count == 1:
                 let said = replyText.isEmpty ? "" : " (\(destination.name) said: \(replyText))"
-                deadLetters.append((sending.first!.payload, "HTTP 413: the event alone is larger than \(destination.name) accepts\(said)"))
+                deadLetters.append((sending.first!.bytes, "HTTP 413: the event alone is larger than \(destination.name) accepts\(said)"))
             case .rejected, .tooLarge:
                 guard await sendHalves(Array(sending), deadLetters: &deadLetters) else { return false }
             default:
@@ -111,7 +153,7 @@ extension Tracker {
     }
 
     /// Bisects a refused batch so the good events go through and each bad one is found.
-    private func sendHalves(_ items: [(event: TrackedEvent, payload: ArraySlice<UInt8>)],
+    private func sendHalves(_ items: [EventRecord],
                             deadLetters: inout [(payload: ArraySlice<UInt8>, reason: String)]) async -> Bool {
         let half = items.count / 2
         guard await send(Array(items[..<half]), deadLetters: &deadLetters) else { return false }
@@ -128,14 +170,16 @@ extension Tracker {
                 : policy.delay(attempt: state.gate.failures + 1, retryAfter: retryAfter, jitter: jitter)
             state.gate.failed(now: now, delay: delay, wasProbe: probing)
         }
+        gateBell.ring()
     }
 
     /// Waits until this sender may send: `.send` (the gate is open) or `.probe` (it holds the probe and
     /// its time has come); nil when cancelled. Only the probing sender sleeps on the tracker's clock; the
-    /// others look again every 10 ms.
+    /// others wait until the gate changes (it rings ``gateBell``).
     private func waitForTurn() async -> DeliveryGate.Turn? {
         while true {
             if Task.isCancelled { return nil }
+            let generation = gateBell.generation
             let turn = control.withLock { $0.gate.turn() }
             switch turn {
             case .send:
@@ -145,12 +189,14 @@ extension Tracker {
                 if wait > 0 {
                     do { try await clock.sleep(for: .milliseconds(Int64((wait * 1000).rounded(.up)))) } catch {
                         control.withLock { $0.gate.abandonProbe() }
+                        gateBell.ring()
                         return nil
                     }
                 }
                 return turn
             case .wait:
-                do { try await Task.sleep(for: .milliseconds(10)) } catch { return nil }
+                // Bounded all the same, so that a missed change costs a second, never a stall.
+                await gateBell.wait(after: generation, timeout: .seconds(1))
             }
         }
     }
@@ -185,10 +231,8 @@ extension Tracker {
         journal.closeIntake()
         do { try journal.commit() } catch { counters.withLock { $0.lastError = "\(error)" } }
         control.withLock { $0.draining = true }
-        let end = ContinuousClock.now + deadline
-        while ContinuousClock.now < end, journal.pendingCount > 0 {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        senderBell.ring()
+        await waitUntilIdle(timeout: deadline)
         let tasks = control.withLock { $0.tasks }
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }

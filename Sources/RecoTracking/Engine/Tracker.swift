@@ -28,6 +28,13 @@ public final class Tracker: Sendable {
     let run = UInt64.random(in: 1...UInt64.max)
     let counters = Locked(TrackingStatistics())
     let control = Locked(Control())
+    /// Wakes idle senders: appends that reach the serial they wait for (the journal tells), commits,
+    /// flushes, shutdown.
+    let senderBell = Doorbell()
+    /// Rung when the delivery gate changes (opens, or its probe is free again), for senders waiting on it.
+    let gateBell = Doorbell()
+    /// Rung when a batch is settled (delivered or dead-lettered), for ``waitUntilIdle(timeout:)``.
+    let settledBell = Doorbell()
 
     struct Control {
         var gate = DeliveryGate()
@@ -111,8 +118,10 @@ public final class Tracker: Sendable {
     ///   the journal is at its limit, ``TrackingError/shutDown`` after shutdown began.
     @discardableResult
     public func track(_ interaction: Interaction) throws(TrackingError) -> EventID {
-        let (id, serial) = try journalEvent(interaction)
+        let (id, serial, wakes) = try journalEvent(interaction)
         if configuration.durability == .strict { try journal.makeDurable(upTo: serial) }
+        // In memory a record is readable at once (a take publishes it); in strict mode once durable, now.
+        if wakes { senderBell.ring() }
         counters.withLock { $0.accepted += 1 }
         if interaction.forcePush { try requestForcedFlush() }
         return id
@@ -133,7 +142,8 @@ public final class Tracker: Sendable {
     /// - Throws: as ``track(_:)``.
     @discardableResult
     public func trackUntilCommit(_ interaction: Interaction) throws(TrackingError) -> EventID {
-        let (id, _) = try journalEvent(interaction)
+        let (id, _, wakes) = try journalEvent(interaction)
+        if wakes, configuration.durability == .memory { senderBell.ring() }
         counters.withLock { $0.accepted += 1 }
         if interaction.forcePush { try requestForcedFlush() }
         return id
@@ -141,7 +151,7 @@ public final class Tracker: Sendable {
 
     /// Checks and appends one event (not yet made durable); its id and its serial in the journal (for
     /// `makeDurable(upTo:)`).
-    private func journalEvent(_ interaction: Interaction) throws(TrackingError) -> (EventID, Int) {
+    private func journalEvent(_ interaction: Interaction) throws(TrackingError) -> (EventID, Int, wakesSenders: Bool) {
         do {
             try check(interaction)
         } catch {
@@ -149,7 +159,7 @@ public final class Tracker: Sendable {
             throw error
         }
         // The journal gives the sequence number (patched into the record) under the same lock as the append.
-        let appended: (serial: Int, sequence: UInt64)
+        let appended: (serial: Int, sequence: UInt64, wakesSenders: Bool)
         do {
             appended = try journal.append(EventCodec.encode(id: EventID(run: run, sequence: 0), interaction: interaction),
                                           assigningSequence: true)
@@ -157,7 +167,7 @@ public final class Tracker: Sendable {
             if error.isQueueFull { counters.withLock { $0.refusedQueueFull += 1 } }
             throw error
         }
-        return (EventID(run: run, sequence: appended.sequence), appended.serial)
+        return (EventID(run: run, sequence: appended.sequence), appended.serial, appended.wakesSenders)
     }
 
     /// Tracks an interaction after checking it against the widget it names: the widget's instance id
@@ -181,15 +191,20 @@ public final class Tracker: Sendable {
         guard allowed else { return }
         try journal.commit()
         control.withLock { $0.forceFlush = true }
+        senderBell.ring()
     }
 
     /// Makes every accepted event durable now (in `batched` mode, closes the loss window).
-    public func commit() throws(TrackingError) { try journal.commit() }
+    public func commit() throws(TrackingError) {
+        try journal.commit()
+        senderBell.ring()
+    }
 
     /// Sends what the journal holds now, without waiting for full batches.
     public func flush() throws(TrackingError) {
         try journal.commit()
         control.withLock { $0.forceFlush = true }
+        senderBell.ring()
     }
 
     /// The counters and the journal's state.
@@ -213,6 +228,7 @@ public final class Tracker: Sendable {
         let letters = try deadLetterStore.list()
         for letter in letters { _ = try journal.append(letter.payload, assigningSequence: false) }
         try journal.commit()
+        senderBell.ring()
         try deadLetterStore.removeAll()
         return letters.count
     }

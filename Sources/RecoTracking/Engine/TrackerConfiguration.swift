@@ -25,7 +25,9 @@ public struct TrackerConfiguration: Sendable {
     public var retryPolicy: RetryPolicy
     /// Smallest interval between two flushes asked by `forcePush`. Default 1 s.
     public var forcePushInterval: Duration
-    /// How often idle senders look for new events. Default 10 ms.
+    /// The longest an idle sender sleeps before it looks at the journal on its own. Senders wake at once
+    /// when appends fill a batch, on a commit, a flush and shutdown, and when the oldest event's
+    /// ``flushInterval`` ends; this only bounds a wake-up that would be missed otherwise. Default 1 s.
     public var idlePollInterval: Duration
     /// Caps the destination's own batch size, if smaller.
     public var maxBatchEvents: Int?
@@ -41,6 +43,6 @@ public struct TrackerConfiguration: Sendable {
         requestTimeout = .seconds(10)
         retryPolicy = RetryPolicy()
         forcePushInterval = .seconds(1)
-        idlePollInterval = .milliseconds(10)
+        idlePollInterval = .seconds(1)
     }
 }

@@ -29,7 +29,16 @@ enum EventCodec {
         }
     }
 
-    private static func kind(code: UInt8) -> Interaction.Kind? { kindCodes.first { $0.code == code }?.kind }
+    static func kind(code: UInt8) -> Interaction.Kind? {
+        switch code {
+        case 0: .impression
+        case 1: .widgetView
+        case 2: .click
+        case 3: .searchClick
+        case 4: .vendorEvent
+        default: nil
+        }
+    }
 
     static func encode(_ event: TrackedEvent) -> [UInt8] { encode(id: event.id, interaction: event.interaction) }
 
@@ -130,7 +139,7 @@ enum EventCodec {
         }
     }
 
-    private struct Reader {
+    struct Reader {
         let bytes: ArraySlice<UInt8>
         var index: Int
 
@@ -163,6 +172,16 @@ enum EventCodec {
                 if shift > 63 { return nil }
             }
             return nil
+        }
+
+        /// Where the next string lies: nil when truncated; .some(nil) for an absent string.
+        mutating func stringRange() -> Range<Int>?? {
+            guard let marker = varint() else { return nil }
+            if marker == 0 { return .some(nil) }
+            guard marker - 1 <= UInt64(bytes.endIndex - index) else { return nil }
+            let length = Int(marker - 1)
+            defer { index += length }
+            return .some(index..<(index + length))
         }
 
         /// nil when truncated; .some(nil) for an absent string.

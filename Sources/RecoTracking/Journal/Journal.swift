@@ -47,13 +47,28 @@ final class Journal: @unchecked Sendable {
     /// `assigningSequence`, the sequence number written into the event's id, so numbering and appending
     /// share one lock. In batched mode a full buffer is written out here; a disk error then stays for
     /// ``commit()`` and the next appends to report (the record itself is accepted and kept).
-    func append(_ record: consuming [UInt8], assigningSequence: Bool) throws(TrackingError) -> (serial: Int, sequence: UInt64) {
+    /// `wakesSenders`: this append reached the serial idle senders wait for (``wakeSenders(at:)``).
+    func append(_ record: consuming [UInt8], assigningSequence: Bool) throws(TrackingError)
+        -> (serial: Int, sequence: UInt64, wakesSenders: Bool) {
         var payload = record
-        let (appended, due) = try withState { (state: inout JournalState) throws(TrackingError) in
-            (try state.append(&payload, assigningSequence: assigningSequence), state.flushDue && !state.isStrict)
+        let (appended, due, wakes) = try withState { (state: inout JournalState) throws(TrackingError) in
+            let appended = try state.append(&payload, assigningSequence: assigningSequence)
+            let wakes = appended.serial >= state.wakeSendersAt
+            if wakes { state.wakeSendersAt = .max }
+            return (appended, state.flushDue && !state.isStrict, wakes)
         }
         if due { _ = try? makeDurable(upTo: appended.serial) }
-        return appended
+        return (appended.serial, appended.sequence, wakes)
+    }
+
+    /// What an idle sender needs to choose how long to sleep, read under the lock, after asking that the
+    /// append of serial `wakeAt(lastSerial, untaken)` report `wakesSenders` (one compare per append,
+    /// instead of a lock of its own).
+    func wakeSenders(at wakeAt: (_ lastSerial: Int, _ untaken: Int) -> Int) -> (untaken: Int, readableSince: ContinuousClock.Instant?) {
+        withState { state in
+            state.wakeSendersAt = min(state.wakeSendersAt, wakeAt(state.lastSerial, state.untaken))
+            return (state.untaken, state.readableSince)
+        }
     }
 
     /// Writes what is buffered and `sync`s it (group commit); throws the disk's error. In memory it only

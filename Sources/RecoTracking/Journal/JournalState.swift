@@ -67,6 +67,8 @@ struct JournalState {
     /// Records accepted and neither acknowledged, lost, nor refused.
     var pending = 0
     var readableSince: ContinuousClock.Instant?
+    /// The serial at which an append wakes the idle senders (`Int.max`: none waits for appends).
+    var wakeSendersAt = Int.max
     var nextSequence: UInt64 = 0
     var intakeClosed = false
     var closed = false

@@ -83,9 +83,8 @@ final class ScriptedTransport: Transport, @unchecked Sendable {
 }
 
 extension Tracker {
-    /// Waits (polling, real time, at most `limit`) until nothing is pending.
+    /// Waits (on acknowledgements, at most `limit`) until nothing is pending.
     func waitUntilDelivered(limit: Duration = .seconds(60)) async {
-        let end = ContinuousClock.now + limit
-        while ContinuousClock.now < end, statistics.pending > 0 { try? await Task.sleep(for: .milliseconds(10)) }
+        await waitUntilIdle(timeout: limit)
     }
 }

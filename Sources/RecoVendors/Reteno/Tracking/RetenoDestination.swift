@@ -62,6 +62,25 @@ public struct RetenoDestination: TrackingDestination {
             + "\(Int(age / 3600)) h before sending (limit \(Int(limit / 3600)) h)"
     }
 
+    /// ``screen(_:now:)`` read from the record's time, without decoding it.
+    public func screen(_ record: EventRecord, now: Date) -> String? {
+        let age = now.timeIntervalSince(record.occurred)
+        guard age > Double(maximumAge.components.seconds) else { return nil }
+        return (try? record.event()).flatMap { screen($0, now: now) }
+    }
+
+    /// The request for journaled records, encoded straight from their bytes (the same body as ``request(for:)``).
+    public func request(forRecords records: [EventRecord]) -> TrackingRequest {
+        TrackingRequest(url: eventsURL, headers: headers, body: RetenoEventEncoder.body(records: records, includeEventIds: includeEventIds))
+    }
+
+    private var headers: [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = [("Content-Type", "application/json"), ("X-Reteno-Access-Key", accessKey)]
+        if let sdkVersion { headers.append(("X-Reteno-SDK-Version", sdkVersion)) }
+        if let deviceId { headers.append(("X-Reteno-Device-ID", deviceId)) }
+        return headers
+    }
+
     public func request(for events: [TrackedEvent]) -> TrackingRequest {
         var headers: [(name: String, value: String)] = [("Content-Type", "application/json"), ("X-Reteno-Access-Key", accessKey)]
         if let sdkVersion { headers.append(("X-Reteno-SDK-Version", sdkVersion)) }

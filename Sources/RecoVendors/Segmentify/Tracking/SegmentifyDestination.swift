@@ -61,6 +61,16 @@ public struct SegmentifyDestination: TrackingDestination {
                         body: SegmentifyEventEncoder.body(events, includeEventIds: includeEventIds))
     }
 
+    /// The request for journaled records, encoded straight from their bytes (the same body as ``request(for:)``).
+    public func request(forRecords records: [EventRecord]) -> TrackingRequest {
+        TrackingRequest(url: eventsURL,
+                        headers: [("Content-Type", "application/json"), ("Accept", "application/json"), ("Origin", origin)],
+                        body: SegmentifyEventEncoder.body(records: records, includeEventIds: includeEventIds))
+    }
+
+    /// Segmentify keeps events of any age.
+    public func screen(_ record: EventRecord, now: Date) -> String? { nil }
+
     public func verdict(for reply: TrackingReply, eventCount: Int, now: Date) -> DeliveryVerdict {
         let standard = DeliveryVerdict.standard(for: reply, now: now)
         // Passing faults stay passing whatever the body says.

@@ -44,8 +44,7 @@ struct MixedBatchDeliveryTests {
     }
 
     func waitUntilDelivered(_ tracker: Tracker) async {
-        let end = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < end, tracker.statistics.pending > 0 { try? await Task.sleep(for: .milliseconds(10)) }
+        await tracker.waitUntilIdle(timeout: .seconds(30))
     }
 
     @Test func oneBatchHoldsPageViewProductViewInteractionsAndACheckoutInOrder() async throws {

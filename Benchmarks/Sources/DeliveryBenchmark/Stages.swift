@@ -1,0 +1,160 @@
+import Foundation
+import RecoKit
+import RecoTracking
+import RecoVendors
+
+/// The delivery path cut into stages, each run alone on `count` events so that callgrind can count its
+/// instructions (`DeliveryBenchmark stage <name> <count> [port]`). Synchronous on purpose: valgrind
+/// needs a plain `main`; the tracker's own tasks still run on the cooperative pool.
+enum Stage: String, CaseIterable {
+    /// `tracker.check` alone: shape and destination rules.
+    case check
+    /// `track` into a memory journal (check, binary record, append), every sender stalled on a request first.
+    case track
+    /// Reading a journaled record's layout (`EventRecord(bytes:)`, what the sender does per event).
+    case readBack = "read-back"
+    /// The old path: each record decoded into a `TrackedEvent`, then the value encoder (Segmentify).
+    case encodeOld = "encode-old"
+    /// Segmentify batches of 500 written from records (the new path).
+    case encode
+    /// The old path for Reteno.
+    case encodeRetenoOld = "encode-reteno-old"
+    /// Reteno batches of 500 from records.
+    case encodeReteno = "encode-reteno"
+    /// `track`, then delivery end to end to a transport that answers 200 at once (no HTTP).
+    case deliverNull = "deliver-null"
+    /// `track`, then delivery end to end over HTTP (URLSession) to the minimal sink on `port`.
+    case deliverHTTP = "deliver-http"
+}
+
+/// The benchmark's events: clicks on 1,000 products by one visitor, as a product page sends them.
+enum Workload {
+    static let context = InteractionContext(userId: "-897541074991628287", sessionId: "-2739101928374651", lang: "TR", currency: "TRY",
+                                            pageUrl: "https://www.shop.example/urun/240-lv09-kosu-ayakkabisi")
+    static let clicks: [Interaction] = (0..<1000).map { index in
+        Interaction(kind: .click, instanceId: "rec_pdp_1", interactionId: "act_1842", productId: "\(100 + index)-LV\(index % 97)",
+                    position: index % 12 + 1, context: context, occurred: Date(timeIntervalSince1970: 1_714_566_896 + Double(index)))
+    }
+
+    static func segmentify(port: Int) -> SegmentifyDestination {
+        SegmentifyDestination(dataCenter: URL(string: "http://127.0.0.1:\(port)")!, apiKey: "k", origin: "shop.example", maxEvents: 500)
+    }
+
+    /// The workload's 1,000 events as the tracker journals them.
+    static let distinctRecords: [EventRecord] = clicks.indices.map {
+        EventRecord(TrackedEvent(id: EventID(run: 0x3F9A_1C2B_7D4E_5F60, sequence: UInt64($0 + 1)), interaction: clicks[$0]))
+    }
+
+    /// `count` journal records (the 1,000 repeated: copies share their bytes, so making them costs little
+    /// per event next to the stage measured).
+    static func records(_ count: Int) -> [EventRecord] {
+        (0..<count).map { distinctRecords[$0 % distinctRecords.count] }
+    }
+
+    static func batches(_ records: [EventRecord]) -> [[EventRecord]] {
+        stride(from: 0, to: records.count, by: 500).map { Array(records[$0..<min(records.count, $0 + 500)]) }
+    }
+
+    static func memoryConfiguration() -> TrackerConfiguration {
+        var configuration = TrackerConfiguration(journal: nil, durability: .memory)
+        configuration.maxJournalBytes = 2 * 1024 * 1024 * 1024
+        configuration.flushInterval = .milliseconds(20)
+        return configuration
+    }
+}
+
+/// Never answers until cancelled: senders hold their first batches, so `track` is measured alone.
+final class StalledTransport: Transport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var started = 0
+
+    /// Requests sent so far (each one stalls its sender).
+    var requests: Int { lock.withLock { started } }
+
+    func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+        lock.withLock { started += 1 }
+        try await Task.sleep(for: .seconds(86_400))
+        throw CancellationError()
+    }
+}
+
+/// A tracker whose senders all hold a stalled request, so that what follows measures `track` alone.
+func stalledTracker() throws -> Tracker {
+    let transport = StalledTransport()
+    var configuration = Workload.memoryConfiguration()
+    configuration.maxConcurrentRequests = 4
+    let tracker = try Tracker(destination: Workload.segmentify(port: 9), configuration: configuration, transport: transport)
+    for number in 0..<2_000 { try tracker.track(Workload.clicks[number % Workload.clicks.count]) }
+    try tracker.flush()
+    while transport.requests < 4 { usleep(1_000) }
+    return tracker
+}
+
+/// Answers 200 at once without looking at the request: delivery without HTTP.
+struct NullTransport: Transport {
+    static let success = TrackingReply(status: 200, body: Data(#"{"statusCode":"SUCCESS"}"#.utf8))
+    func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply { Self.success }
+}
+
+/// Runs an async body from synchronous code (the benchmark's `main` stays synchronous for valgrind).
+func blocking<Result: Sendable>(_ body: @escaping @Sendable () async -> Result) -> Result {
+    let done = DispatchSemaphore(value: 0)
+    let box = ResultBox<Result>()
+    Task {
+        box.value = await body()
+        done.signal()
+    }
+    done.wait()
+    return box.value!
+}
+
+final class ResultBox<Value>: @unchecked Sendable {
+    var value: Value?
+}
+
+/// Keeps a value alive and opaque to the optimizer.
+@inline(never) func consume<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+extension Stage {
+    /// Runs the stage on `count` events.
+    func run(count: Int, port: Int) throws {
+        switch self {
+        case .check:
+            let tracker = try stalledTracker()
+            for number in 0..<count { try tracker.check(Workload.clicks[number % Workload.clicks.count]) }
+            _ = blocking { await tracker.shutdown(deadline: .zero) }
+        case .track:
+            let tracker = try stalledTracker()
+            for number in 0..<count { try tracker.track(Workload.clicks[number % Workload.clicks.count]) }
+            _ = blocking { await tracker.shutdown(deadline: .zero) }
+        case .readBack:
+            let payloads = Workload.records(count).map(\.bytes)
+            for payload in payloads { consume(try EventRecord(bytes: payload)) }
+        case .encode:
+            for batch in Workload.batches(Workload.records(count)) { consume(SegmentifyEventEncoder.body(records: batch)) }
+        case .encodeOld:
+            for batch in Workload.batches(Workload.records(count)) {
+                consume(SegmentifyEventEncoder.body(try batch.map { try $0.event() }))
+            }
+        case .encodeReteno:
+            for batch in Workload.batches(Workload.records(count)) { consume(RetenoEventEncoder.body(records: batch)) }
+        case .encodeRetenoOld:
+            for batch in Workload.batches(Workload.records(count)) { consume(RetenoEventEncoder.body(try batch.map { try $0.event() })) }
+        case .deliverNull, .deliverHTTP:
+            let transport: any Transport = self == .deliverNull ? NullTransport() : URLSessionTransport(connectionsPerHost: 4)
+            let delivered = try deliver(count: count, port: port, transport: transport)
+            guard delivered == count else { throw TrackingError.configuration("delivered \(delivered) of \(count) events") }
+        }
+    }
+}
+
+/// Tracks `count` events into a memory tracker and waits until all are delivered; how many were.
+func deliver(count: Int, port: Int, transport: any Transport) throws -> Int {
+    let tracker = try Tracker(destination: Workload.segmentify(port: port), configuration: Workload.memoryConfiguration(), transport: transport)
+    for number in 0..<count { try tracker.track(Workload.clicks[number % Workload.clicks.count]) }
+    try tracker.flush()
+    return blocking {
+        await tracker.waitUntilIdle(timeout: .seconds(120))
+        return await tracker.shutdown(deadline: .seconds(5)).delivered
+    }
+}

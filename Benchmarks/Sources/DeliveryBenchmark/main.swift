@@ -1,0 +1,135 @@
+// DeliveryBenchmark: what delivering a tracked event costs, stage by stage, and how fast events reach a
+// minimal HTTP sink written in C (Benchmarks/Sink/sink.c), side by side with writing the same bytes to it.
+//
+//   DeliveryBenchmark                              the report (callgrind per stage when valgrind is
+//                                                  installed, then delivered events/s, interleaved rounds)
+//   DeliveryBenchmark stage <name> <count> [port]  one stage alone (what callgrind runs)
+//
+// Instructions per event come from two callgrind runs of a stage, on N and 3N events: (Ir(3N) - Ir(N)) / 2N,
+// so start-up and setup cancel out. `main` is synchronous on purpose: valgrind needs a plain `main`.
+import BenchmarkSupport
+import Foundation
+import RecoTracking
+
+let arguments = CommandLine.arguments
+if arguments.count >= 4, arguments[1] == "stage" {
+    guard let stage = Stage(rawValue: arguments[2]), let count = Int(arguments[3]) else {
+        FileHandle.standardError.write(Data("usage: DeliveryBenchmark stage <\(Stage.allCases.map(\.rawValue).joined(separator: "|"))> <count> [port]\n".utf8))
+        exit(2)
+    }
+    do { try stage.run(count: count, port: arguments.count > 4 ? Int(arguments[4]) ?? 9 : 9) } catch {
+        FileHandle.standardError.write(Data("stage \(stage.rawValue) failed: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+
+let targetInstructions = 5_000.0
+let targetRate = 1_000_000.0
+/// Reference figures of main before the delivery work of issue 12 (a1fb963), measured with this benchmark's
+/// stages built against it (same workload, same method); the encoders' "before" is their old path,
+/// measured in the same run. `track` has none: under callgrind its count moves with how the tracker's
+/// threads are scheduled (7,500-9,900 on main, 7,300-7,700 now, in repeated runs), so compare it in one run.
+let before: [Stage: Double] = [.deliverNull: 61_752, .deliverHTTP: 63_318]
+let beforeRate = 177_881.0
+
+print("RecoKit delivery benchmark (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
+let sink = try Sink()
+defer { sink.stop() }
+
+/// Callgrind's instruction count for one run of a stage, or nil when valgrind is missing or fails.
+func instructions(_ stage: Stage, count: Int, port: Int) -> Double? {
+    let output = NSTemporaryDirectory() + "/recokit-callgrind-\(getpid())-\(stage.rawValue)-\(count).out"
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["valgrind", "--tool=callgrind", "--callgrind-out-file=\(output)", CommandLine.arguments[0],
+                         "stage", stage.rawValue, "\(count)", "\(port)"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return nil }
+    process.waitUntilExit()
+    guard process.terminationStatus == 0, let text = try? String(contentsOfFile: output, encoding: .utf8) else { return nil }
+    for line in text.split(separator: "\n") where line.hasPrefix("totals:") || line.hasPrefix("summary:") {
+        if let number = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) { return number }
+    }
+    return nil
+}
+
+let hasValgrind = Process.succeeds("/usr/bin/env", ["valgrind", "--version"])
+var perEvent: [Stage: Double] = [:]
+if hasValgrind {
+    let small = Int(ProcessInfo.processInfo.environment["RECOKIT_CALLGRIND_EVENTS"] ?? "") ?? 2_000
+    print("\ninstructions per event (callgrind, (Ir(\(3 * small)) - Ir(\(small))) / \(2 * small) events; 500-event batches)")
+    var table = Table("stage", "Ir/event", "before", "before/now")
+    for stage in Stage.allCases {
+        guard let one = instructions(stage, count: small, port: sink.port), let three = instructions(stage, count: 3 * small, port: sink.port) else {
+            table.add(stage.rawValue, "failed", "", "")
+            continue
+        }
+        let figure = (three - one) / Double(2 * small)
+        perEvent[stage] = figure
+        let earlier = stage == .encode ? perEvent[.encodeOld] : stage == .encodeReteno ? perEvent[.encodeRetenoOld] : before[stage]
+        let old = earlier.map { format($0, decimals: 0) } ?? ""
+        let ratio = earlier.map { format($0 / figure, decimals: 1) + "x" } ?? ""
+        table.add(stage.rawValue, format(figure, decimals: 0), old, ratio)
+    }
+    table.print()
+    print("before: deliver-null and deliver-http as measured on main a1fb963 with the same stages;")
+    print("        encode and encode-reteno against their old paths (decode + value encoder) measured in this run")
+    if let encode = perEvent[.encode], let old = perEvent[.encodeOld] {
+        print("encode from records vs decode + value encoder, same run: \(format(encode, decimals: 0)) vs \(format(old, decimals: 0)) Ir/event (\(format(old / encode))x)")
+    }
+    if let total = perEvent[.deliverHTTP] {
+        print("end to end (track + delivery over HTTP): \(format(total, decimals: 0)) Ir/event; target at most \(Int(targetInstructions)): "
+              + "ratio \(format(total / targetInstructions, decimals: 2)) (\(verdict(total <= targetInstructions)))")
+    }
+    if let track = perEvent[.track], let null = perEvent[.deliverNull], let http = perEvent[.deliverHTTP] {
+        print("split: track \(format(track, decimals: 0)), journal read-back + encode + sender loop \(format(null - track, decimals: 0)), "
+              + "HTTP (URLSession) \(format(http - null, decimals: 0)) Ir/event")
+    }
+} else {
+    print("\ninstructions per event: SKIPPED (valgrind is not installed; Benchmarks/run installs it with apt-get when it can)")
+}
+
+// Wall clock: events tracked and delivered to the sink, against writing the same bytes to it directly.
+let events = Int(ProcessInfo.processInfo.environment["RECOKIT_DELIVERY_EVENTS"] ?? "") ?? 200_000
+let requests = Workload.batches(Workload.records(events)).map {
+    httpRequest(body: Workload.segmentify(port: sink.port).request(forRecords: $0).body, port: sink.port)
+}
+var best = (deliver: 0.0, write: 0.0)
+for round in 0..<3 {
+    for step in 0..<2 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        if (round + step) % 2 == 0 {
+            let delivered = try deliver(count: events, port: sink.port, transport: URLSessionTransport(connectionsPerHost: 4))
+            guard delivered == events else { throw SinkError("delivered \(delivered) of \(events) events") }
+            best.deliver = max(best.deliver, Double(events) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
+        } else {
+            try writeRequests(requests, port: sink.port, connections: 4)
+            best.write = max(best.write, Double(events) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
+        }
+    }
+}
+print("\nevents/s to the C sink (\(events) events, 500-event batches, 4 connections; best of 3 interleaved rounds)")
+var rates = Table("path", "events/s", "vs target 1,000,000/s")
+rates.add("track + deliver (Tracker, URLSession)", format(best.deliver, decimals: 0), format(best.deliver / targetRate, decimals: 2))
+rates.add("write the same request bytes (sockets)", format(best.write, decimals: 0), format(best.write / targetRate, decimals: 2))
+rates.add("main a1fb963, track + deliver (reference)", format(beforeRate, decimals: 0), format(beforeRate / targetRate, decimals: 2))
+rates.print()
+print("delivery runs at \(format(best.deliver / best.write, decimals: 2)) of writing the same bytes; "
+      + "target 1,000,000 events/s end to end: \(verdict(best.deliver >= targetRate))")
+
+extension Process {
+    /// Whether the command runs and exits 0.
+    static func succeeds(_ path: String, _ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+/// A journaled event as the journal holds it: its record's bytes, with where each field lies, read
+/// without building a ``TrackedEvent``. Destinations encode their batches from these straight to the
+/// wire (``TrackingDestination/request(forRecords:)``); ``event()`` gives the full value when needed.
+///
+/// Making one checks the record's shape (version, kind, every length in bounds), so a record that
+/// cannot be read is found before its batch is encoded, as decoding it would find it.
+public struct EventRecord: Sendable {
+    /// The string fields of a record, in the order the codec writes them.
+    public enum Field: Int, Sendable, CaseIterable {
+        case instanceId, interactionId, productId, userId, sessionId, lang, currency, pageUrl, region, os, device
+        /// The context's params as JSON object text (absent when empty).
+        case params
+        /// The vendor event as JSON text (only for ``Interaction/Kind/vendorEvent``).
+        case vendorEvent
+    }
+
+    /// The record's bytes (the journal's payload, as ``TrackedEvent`` is written by the codec).
+    public let bytes: ArraySlice<UInt8>
+    /// The tracker's id of the event.
+    public let id: EventID
+    /// When it happened, in milliseconds since 1970.
+    public let occurredMilliseconds: Int64
+    /// What kind of interaction.
+    public let kind: Interaction.Kind
+    /// The position in the block, if known.
+    public let position: Int?
+    private let flags: UInt8
+    /// Each field as its offset from the first byte (high 32 bits) and its length + 1 (low 32 bits); 0 when absent.
+    @usableFromInline let spans: Spans
+
+    @usableFromInline struct Spans: Sendable {
+        @usableFromInline var values: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+            = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+        @inlinable subscript(field: Field) -> UInt64 {
+            get { withUnsafeBytes(of: values) { $0.load(fromByteOffset: field.rawValue * 8, as: UInt64.self) } }
+            set { withUnsafeMutableBytes(of: &values) { $0.storeBytes(of: newValue, toByteOffset: field.rawValue * 8, as: UInt64.self) } }
+        }
+    }
+
+    /// Reads a record's layout; throws the same errors as decoding it would.
+    public init(bytes: ArraySlice<UInt8>) throws(TrackingError) {
+        self.bytes = bytes
+        let parsed = bytes.withUnsafeBufferPointer { Self.parse($0) }
+        guard let parsed else { throw .journal(bytes.first == 1 || bytes.first == 2 ? "truncated event record" : "unknown event record version") }
+        id = EventID(run: parsed.run, sequence: parsed.sequence)
+        occurredMilliseconds = Int64(bitPattern: parsed.millis)
+        guard let kind = EventCodec.kind(code: parsed.kind) else { throw .journal("truncated event record") }
+        self.kind = kind
+        flags = parsed.flags
+        position = parsed.position == 0 ? nil : Int(truncatingIfNeeded: parsed.position - 1)
+        spans = parsed.spans
+        let hasVendorEvent = spans[.vendorEvent] != 0
+        if (kind == .vendorEvent) != hasVendorEvent {
+            throw .journal("event record with kind \(kind.rawValue) and \(hasVendorEvent ? "a" : "no") vendor event")
+        }
+        if hasVendorEvent { _ = try EventCodec.decode(bytes) } // its JSON text must read too
+    }
+
+    private struct Parsed {
+        var run: UInt64 = 0, sequence: UInt64 = 0, millis: UInt64 = 0, kind: UInt8 = 0, flags: UInt8 = 0, position: UInt64 = 0
+        var spans = Spans()
+    }
+
+    /// The fixed part and the string spans, or nil when the version is unknown or the record is short.
+    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>) -> Parsed? {
+        let count = buffer.count
+        guard count >= 27, buffer[0] == 1 || buffer[0] == 2 else { return nil }
+        var parsed = Parsed()
+        func fixed(_ at: Int) -> UInt64 { UnsafeRawPointer(buffer.baseAddress! + at).loadUnaligned(as: UInt64.self).littleEndian }
+        parsed.run = fixed(1)
+        parsed.sequence = fixed(9)
+        parsed.millis = fixed(17)
+        parsed.kind = buffer[25]
+        parsed.flags = buffer[26]
+        var index = 27
+        func varint() -> UInt64? {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while index < count {
+                let next = buffer[index]
+                index += 1
+                value |= UInt64(next & 0x7F) << shift
+                if next < 0x80 { return value }
+                shift += 7
+                if shift > 63 { return nil }
+            }
+            return nil
+        }
+        guard let position = varint() else { return nil }
+        parsed.position = position
+        let fields = buffer[0] == 2 ? Field.allCases.count : Field.allCases.count - 1
+        for field in 0..<fields {
+            guard let marker = varint() else { return nil }
+            if marker == 0 { continue }
+            guard marker - 1 <= UInt64(count - index), marker < UInt64(UInt32.max) else { return nil }
+            parsed.spans[Field(rawValue: field)!] = UInt64(index) << 32 | marker
+            index += Int(marker - 1)
+        }
+        return parsed
+    }
+
+    /// The record of an event, as the tracker journals it.
+    public init(_ event: TrackedEvent) {
+        // The codec's own output always reads back.
+        try! self.init(bytes: EventCodec.encode(event)[...])
+    }
+
+    /// The whole event as a value.
+    public func event() throws(TrackingError) -> TrackedEvent { try EventCodec.decode(bytes) }
+
+    /// Where a field lies in ``bytes`` (indices of the slice), nil when absent.
+    public func range(_ field: Field) -> Range<Int>? {
+        let span = spans[field]
+        guard span != 0 else { return nil }
+        let start = bytes.startIndex + Int(span >> 32)
+        return start..<(start + Int(span & 0xFFFF_FFFF) - 1)
+    }
+
+    /// Runs `body` with the record's bytes and its fields as buffers (nil when absent): the encoders' fast path.
+    @inlinable public func withFields<Result>(_ body: (Fields) -> Result) -> Result {
+        bytes.withUnsafeBufferPointer { body(Fields(base: $0.baseAddress!, spans: spans)) }
+    }
+
+    /// A record's string fields as buffers, valid inside ``withFields(_:)``.
+    public struct Fields {
+        @usableFromInline let base: UnsafePointer<UInt8>
+        @usableFromInline let spans: Spans
+
+        @inlinable init(base: UnsafePointer<UInt8>, spans: Spans) {
+            self.base = base
+            self.spans = spans
+        }
+
+        /// The field's UTF-8 bytes, nil when absent.
+        @inlinable public subscript(field: Field) -> UnsafeBufferPointer<UInt8>? {
+            let span = spans[field]
+            guard span != 0 else { return nil }
+            return UnsafeBufferPointer(start: base + Int(span >> 32), count: Int(span & 0xFFFF_FFFF) - 1)
+        }
+    }
+
+    /// The context's test mode, if set.
+    public var testMode: Bool? { flags & 2 != 0 ? flags & 4 != 0 : nil }
+    /// Before or after a search (search clicks).
+    public var searchPhase: Interaction.SearchPhase? { flags & 8 != 0 ? .beforeSearch : flags & 16 != 0 ? .search : nil }
+    /// Whether the interaction asked to be sent at once.
+    public var forcePush: Bool { flags & 1 != 0 }
+    /// When it happened.
+    public var occurred: Date { Date(timeIntervalSince1970: Double(occurredMilliseconds) / 1000) }
+
+    /// The block's instance id (Reteno's variant), nil when absent.
+    public var instanceId: Range<Int>? { range(.instanceId) }
+    /// The product's id, nil when absent.
+    public var productId: Range<Int>? { range(.productId) }
+    /// The context's region, nil when absent.
+    public var region: Range<Int>? { range(.region) }
+    /// The context's user id, nil when absent.
+    public var userId: Range<Int>? { range(.userId) }
+
+    /// A field's text (for messages and slow paths).
+    public func string(_ range: Range<Int>?) -> String? { range.map { String(decoding: bytes[$0], as: UTF8.self) } }
+    /// A field's text (for messages and slow paths).
+    public func string(_ field: Field) -> String? { string(range(field)) }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import RecoKit
+import RecoTracking
+
+extension RetenoEventEncoder {
+    /// The batch body written straight from journaled records into one buffer: the same bytes as
+    /// ``body(_:includeEventIds:)`` writes for the decoded events (grouped by variant in order of first
+    /// appearance, clicks before impressions).
+    public static func body(records: [EventRecord], includeEventIds: Bool = true) -> Data {
+        // Group by variant: each group's first record and its members' indices in `records`.
+        var groups: [(first: Int, clicks: [Int], impressions: [Int])] = []
+        var last = -1
+        for (index, record) in records.enumerated() {
+            var group = last
+            if group < 0 || !sameVariant(records[groups[group].first], record) {
+                group = groups.firstIndex { sameVariant(records[$0.first], record) } ?? -1
+                if group < 0 {
+                    groups.append((index, [], []))
+                    group = groups.count - 1
+                }
+            }
+            if record.kind == .click { groups[group].clicks.append(index) } else { groups[group].impressions.append(index) }
+            last = group
+        }
+        var body = BodyWriter(capacity: 32 + records.reduce(0) { $0 + ($1.range(.productId)?.count ?? 0) + (includeEventIds ? 100 : 64) })
+        body.append("{\"events\":[")
+        for (number, group) in groups.enumerated() {
+            body.append(byte: UInt8(ascii: number == 0 ? "{" : ","))
+            if number > 0 { body.append(byte: UInt8(ascii: "{")) }
+            if !group.clicks.isEmpty {
+                write(group.clicks, of: records, as: "\"clicks\":[", includeEventIds: includeEventIds, to: &body)
+                body.append(byte: UInt8(ascii: ","))
+            }
+            if !group.impressions.isEmpty {
+                write(group.impressions, of: records, as: "\"impressions\":[", includeEventIds: includeEventIds, to: &body)
+                body.append(byte: UInt8(ascii: ","))
+            }
+            let first = records[group.first]
+            body.write(room: BodyWriter.room(for: first)) { cursor in
+                cursor.append("\"recomVariantId\":")
+                first.withFields { cursor.appendJSONString($0[.instanceId]) }
+                cursor.append(byte: UInt8(ascii: "}"))
+            }
+        }
+        body.append("]}")
+        return body.finish()
+    }
+
+    /// `"clicks":[{"eventId":…,"occurred":…,"productId":…},…]`
+    private static func write(_ indices: [Int], of records: [EventRecord], as opening: StaticString, includeEventIds: Bool,
+                              to body: inout BodyWriter) {
+        body.append(opening)
+        for (number, index) in indices.enumerated() {
+            let record = records[index]
+            body.write(room: BodyWriter.room(for: record)) { cursor in
+                cursor.append(number == 0 ? "{" : ",{")
+                if includeEventIds {
+                    cursor.append("\"eventId\":\"")
+                    cursor.append(record.id)
+                    cursor.append("\",")
+                }
+                cursor.append("\"occurred\":\"")
+                cursor.appendISO8601(milliseconds: record.occurredMilliseconds)
+                cursor.append("\",\"productId\":")
+                record.withFields { cursor.appendJSONString($0[.productId]) }
+                cursor.append(byte: UInt8(ascii: "}"))
+            }
+        }
+        body.append(byte: UInt8(ascii: "]"))
+    }
+
+    /// Whether two records name the same variant as `String` equality sees it (byte for byte, or, with
+    /// non-ASCII text, canonically equivalent).
+    private static func sameVariant(_ one: EventRecord, _ other: EventRecord) -> Bool {
+        let same = one.withFields { first in
+            other.withFields { second -> Bool? in
+                let left = first[.instanceId] ?? UnsafeBufferPointer(start: nil, count: 0)
+                let right = second[.instanceId] ?? UnsafeBufferPointer(start: nil, count: 0)
+                if left.count == right.count, left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 { return true }
+                // Differently written non-ASCII text may still be the same String.
+                return left.contains { $0 >= 0x80 } || right.contains { $0 >= 0x80 } ? nil : false
+            }
+        }
+        return same ?? ((one.string(.instanceId) ?? "") == (other.string(.instanceId) ?? ""))
+    }
+}

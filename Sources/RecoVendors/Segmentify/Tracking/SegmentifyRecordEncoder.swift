@@ -1,0 +1,114 @@
+import Foundation
+import RecoKit
+import RecoTracking
+
+extension SegmentifyEventEncoder {
+    /// The batch body written straight from journaled records, in one pass into one buffer: the same
+    /// bytes as ``body(_:includeEventIds:)`` writes for the decoded events.
+    ///
+    /// Interactions are copied field by field from the records' bytes; only a context's `params` (parsed
+    /// to merge `eventId` in key order) and a vendor event (its fields are a JSON object to merge) go
+    /// through values.
+    public static func body(records: [EventRecord], includeEventIds: Bool = true) -> Data {
+        var body = BodyWriter(capacity: 2 + records.reduce(0) { $0 + $1.bytes.count + 160 })
+        body.append(byte: UInt8(ascii: "["))
+        for index in records.indices {
+            write(records[index], includeEventId: includeEventIds, first: index == 0, to: &body)
+        }
+        body.append(byte: UInt8(ascii: "]"))
+        return body.finish()
+    }
+
+    /// Writes one record's object, keys in sorted order (as ``write(_:includeEventId:to:)`` does).
+    static func write(_ record: borrowing EventRecord, includeEventId: Bool, first isFirst: Bool, to body: inout BodyWriter) {
+        if record.kind == .vendorEvent {
+            if !isFirst { body.append(byte: UInt8(ascii: ",")) }
+            // EventRecord read the vendor event already; it decodes.
+            guard let event = try? record.event() else { return }
+            var text = ""
+            write(event, includeEventId: includeEventId, to: &text)
+            body.append(text: text)
+            return
+        }
+        // Params are rare and free-form: merged through values so the keys keep JSONWriter's order.
+        let params = record.range(.params) == nil ? nil : paramsText(of: record, includeEventId: includeEventId)
+        let faceted = record.kind == .click && isFacetedSearch(record)
+        body.write(room: BodyWriter.room(for: record, extra: 512 + (params?.utf8.count ?? 0))) { cursor in
+            if !isFirst { cursor.append(byte: UInt8(ascii: ",")) }
+            record.withFields { fields in
+                var first = true
+                func key(_ name: StaticString) {
+                    cursor.append(byte: UInt8(ascii: first ? "{" : ","))
+                    first = false
+                    cursor.append(name)
+                }
+                func field(_ name: StaticString, _ field: EventRecord.Field) {
+                    guard let value = fields[field] else { return }
+                    key(name)
+                    cursor.appendJSONString(value)
+                }
+                field("\"currency\":", .currency)
+                field("\"device\":", .device)
+                key("\"instanceId\":")
+                if record.kind == .searchClick, fields[.instanceId]?.isEmpty ?? true {
+                    cursor.append(record.searchPhase == .beforeSearch ? "\"bs_product\"" : "\"product\"")
+                } else {
+                    cursor.appendJSONString(fields[.instanceId])
+                }
+                key("\"interactionId\":")
+                switch record.kind {
+                case .impression, .widgetView:
+                    cursor.appendJSONString(fields[.interactionId])
+                case _ where faceted:
+                    cursor.append(byte: UInt8(ascii: "\""))
+                    if let productId = fields[.productId] { cursor.appendEscaped(productId) }
+                    cursor.append("|product\"")
+                default:
+                    cursor.appendJSONString(fields[.productId])
+                }
+                field("\"lang\":", .lang)
+                cursor.append(",\"name\":\"INTERACTION\"")
+                field("\"os\":", .os)
+                field("\"pageUrl\":", .pageUrl)
+                if var params {
+                    cursor.append(",\"params\":")
+                    params.withUTF8 { cursor.append($0) }
+                } else if params == nil, fields[.params] == nil, includeEventId {
+                    cursor.append(",\"params\":{\"eventId\":\"")
+                    cursor.append(record.id)
+                    cursor.append("\"}")
+                }
+                field("\"region\":", .region)
+                field("\"sessionId\":", .sessionId)
+                if let testMode = record.testMode { cursor.append(testMode ? ",\"testMode\":true" : ",\"testMode\":false") }
+                switch record.kind {
+                case .impression: cursor.append(",\"type\":\"impression\"")
+                case .widgetView: cursor.append(",\"type\":\"widget-view\"")
+                default: cursor.append(",\"type\":\"click\"")
+                }
+                field("\"userId\":", .userId)
+                cursor.append(byte: UInt8(ascii: "}"))
+            }
+        }
+    }
+
+    /// Whether the block's `instanceId` starts with `fcs_` as `String.hasPrefix` sees it (a combining
+    /// mark right after the prefix makes another character of its `_`).
+    private static func isFacetedSearch(_ record: EventRecord) -> Bool {
+        record.withFields { fields in
+            guard let instanceId = fields[.instanceId], BodyWriter.bytes(instanceId, havePrefix: "fcs_") else { return false }
+            if instanceId.count > 4, instanceId[4] >= 0x80 { return record.string(.instanceId)?.hasPrefix("fcs_") ?? false }
+            return true
+        }
+    }
+
+    /// The params object of a record that holds params: its own, with `eventId` merged in; nil when empty.
+    private static func paramsText(of record: EventRecord, includeEventId: Bool) -> String? {
+        var params = (try? JSONValue(parsing: record.string(.params) ?? ""))?.objectValue ?? [:]
+        if includeEventId { params["eventId"] = .string(record.id.description) }
+        guard !params.isEmpty else { return nil }
+        var text = ""
+        JSONWriter.write(.object(params), to: &text)
+        return text
+    }
+}
