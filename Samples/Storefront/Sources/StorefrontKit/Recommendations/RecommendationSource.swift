@@ -40,9 +40,12 @@ public struct RecommendationSource: Sendable {
                                             language: settings.language, pageURL: pageURL).request
         guard let body = await send(request, vendor: "segmentify") else { return [] }
         do {
-            let (reply, leftOut) = SegmentifyCountCheck.check(try JSONValue(parsing: body), maxItemCount: limits.maxItemCount)
-            for reason in leftOut { logger.warning("segmentify block left out: \(reason)") }
-            return keep(try SegmentifyRecommendations.decode(reply, language: settings.language), vendor: "segmentify")
+            let decoded = try StageClock.shared.measure(.decode) {
+                let (reply, leftOut) = SegmentifyCountCheck.check(try JSONValue(parsing: body), maxItemCount: limits.maxItemCount)
+                return (try keep(SegmentifyRecommendations.decode(reply, language: settings.language), vendor: "segmentify"), leftOut)
+            }
+            for reason in decoded.1 { logger.warning("segmentify block left out: \(reason)") }
+            return decoded.0
         } catch {
             logger.warning("segmentify reply not usable: \(Self.brief(error))")
             return []
@@ -63,7 +66,9 @@ public struct RecommendationSource: Sendable {
                                       body: recoms.body)
         guard let body = await send(request, vendor: "reteno") else { return [] }
         do {
-            return keep(try RetenoRecoms.decode(body, variantId: settings.retenoVariant, title: "Customers also viewed"), vendor: "reteno")
+            return try StageClock.shared.measure(.decode) {
+                keep(try RetenoRecoms.decode(body, variantId: settings.retenoVariant, title: "Customers also viewed"), vendor: "reteno")
+            }
         } catch {
             logger.warning("reteno reply not usable: \(Self.brief(error))")
             return []
