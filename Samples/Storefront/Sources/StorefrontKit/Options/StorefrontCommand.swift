@@ -18,36 +18,36 @@ public struct StorefrontCommand: AsyncParsableCommand {
             GET /r/{token} (records the click, 302 to the product), POST /beacon (instanceId, interactionId).
             """)
 
-    @Option(help: "Storefront port (default 8080) [STOREFRONT_PORT].") var port: Int?
-    @Option(help: "Stand-in vendor port (default 8081) [STOREFRONT_VENDOR_PORT].") var vendorPort: Int?
-    @Option(help: "A real vendor base URL for both vendors; no stand-in is started [STOREFRONT_VENDOR_URL].") var vendorURL: String?
-    @Option(help: "Segmentify data center, overriding --vendor-url [STOREFRONT_SEGMENTIFY_URL].") var segmentifyURL: String?
-    @Option(help: "Reteno API base, overriding --vendor-url [STOREFRONT_RETENO_URL].") var retenoURL: String?
-    @Option(help: "Segmentify API key [STOREFRONT_SEGMENTIFY_API_KEY].") var segmentifyApiKey: String?
-    @Option(help: "Shop domain sent to Segmentify as Origin (default storefront.example) [STOREFRONT_SEGMENTIFY_ORIGIN].")
+    @Option(help: ArgumentHelp("Storefront port (default 8080) [STOREFRONT_PORT].", valueName: "n")) var port: Int?
+    @Option(help: ArgumentHelp("Stand-in vendor port (default 8081) [STOREFRONT_VENDOR_PORT].", valueName: "n")) var vendorPort: Int?
+    @Option(help: ArgumentHelp("A real vendor base URL for both vendors; no stand-in is started [STOREFRONT_VENDOR_URL].", valueName: "url")) var vendorURL: String?
+    @Option(help: ArgumentHelp("Segmentify data center, overriding --vendor-url [STOREFRONT_SEGMENTIFY_URL].", valueName: "url")) var segmentifyURL: String?
+    @Option(help: ArgumentHelp("Reteno API base, overriding --vendor-url [STOREFRONT_RETENO_URL].", valueName: "url")) var retenoURL: String?
+    @Option(help: ArgumentHelp("Segmentify API key [STOREFRONT_SEGMENTIFY_API_KEY].", valueName: "key")) var segmentifyApiKey: String?
+    @Option(help: ArgumentHelp("Shop domain sent to Segmentify as Origin (default storefront.example) [STOREFRONT_SEGMENTIFY_ORIGIN].", valueName: "host"))
     var segmentifyOrigin: String?
-    @Option(help: "Reteno access key [STOREFRONT_RETENO_ACCESS_KEY].") var retenoAccessKey: String?
-    @Option(help: "Reteno variant on product pages (default r1105v1480) [STOREFRONT_RETENO_VARIANT].") var retenoVariant: String?
-    @Option(help: "Tracking journal directory (default .storefront-journal) [STOREFRONT_JOURNAL].") var journal: String?
-    @Option(help: "Vendor timeout per page in milliseconds (default 300) [STOREFRONT_TIMEOUT_MS].") var timeout: Int?
-    @Option(name: .customLong("click-ttl"), help: "Click-through link lifetime in seconds (default 3600) [STOREFRONT_CLICK_TTL].")
+    @Option(help: ArgumentHelp("Reteno access key [STOREFRONT_RETENO_ACCESS_KEY].", valueName: "key")) var retenoAccessKey: String?
+    @Option(help: ArgumentHelp("Reteno variant on product pages (default r1105v1480) [STOREFRONT_RETENO_VARIANT].", valueName: "id")) var retenoVariant: String?
+    @Option(help: ArgumentHelp("Tracking journal directory (default .storefront-journal) [STOREFRONT_JOURNAL].", valueName: "dir")) var journal: String?
+    @Option(help: ArgumentHelp("Vendor timeout per page in milliseconds (default 300) [STOREFRONT_TIMEOUT_MS].", valueName: "ms")) var timeout: Int?
+    @Option(name: .customLong("click-ttl"), help: ArgumentHelp("Click-through link lifetime in seconds (default 3600) [STOREFRONT_CLICK_TTL].", valueName: "seconds"))
     var clickTTL: Int?
-    @Option(help: "HTTP client for vendors: ahc (AsyncHTTPClient, default) or urlsession [STOREFRONT_TRANSPORT].") var transport: String?
-    @Option(name: .customLong("cache-ttl"), help: "Reuse a product's blocks for this many seconds, for every visitor (default 0: off) [STOREFRONT_CACHE_TTL].")
+    @Option(help: ArgumentHelp("HTTP client for vendors: ahc (AsyncHTTPClient, default) or urlsession [STOREFRONT_TRANSPORT].", valueName: "ahc|urlsession")) var transport: String?
+    @Option(name: .customLong("cache-ttl"), help: ArgumentHelp("Reuse a product's blocks for this many seconds, for every visitor (default 0: off) [STOREFRONT_CACHE_TTL].", valueName: "seconds"))
     var cacheTTL: Int?
-    @Option(help: "Seconds allowed to deliver events on SIGTERM/SIGINT (default 5) [STOREFRONT_DRAIN].") var drain: Int?
-    @Option(help: "Stand-in vendor payload folder (default Samples/Payloads) [STOREFRONT_PAYLOADS].") var payloads: String?
-    @Option(name: .customLong("vendor-delay"), help: "Stand-in vendor waits this many milliseconds before answering [STOREFRONT_VENDOR_DELAY_MS].")
+    @Option(help: ArgumentHelp("Seconds allowed to deliver events on SIGTERM/SIGINT (default 5) [STOREFRONT_DRAIN].", valueName: "seconds")) var drain: Int?
+    @Option(help: ArgumentHelp("Stand-in vendor payload folder (default Samples/Payloads) [STOREFRONT_PAYLOADS].", valueName: "dir")) var payloads: String?
+    @Option(name: .customLong("vendor-delay"), help: ArgumentHelp("Stand-in vendor waits this many milliseconds before answering [STOREFRONT_VENDOR_DELAY_MS].", valueName: "ms"))
     var vendorDelay: Int?
     @Flag(name: .customLong("vendor-fail"), help: "Stand-in vendor answers recommendation requests with 503 [STOREFRONT_VENDOR_FAIL=1].")
     var vendorFail = false
-    @Option(name: .customLong("static-page"), help: "Serve this file as is at GET /static (measure.sh's reference) [STOREFRONT_STATIC_PAGE].")
+    @Option(name: .customLong("static-page"), help: ArgumentHelp("Serve this file as is at GET /static (measure.sh's reference) [STOREFRONT_STATIC_PAGE].", valueName: "file"))
     var staticPage: String?
-    @Option(name: .customLong("max-reply-kb"), help: "Read at most this many KiB of a vendor's reply (default 4096) [STOREFRONT_MAX_REPLY_KB].")
+    @Option(name: .customLong("max-reply-kb"), help: ArgumentHelp("Read at most this many KiB of a vendor's reply (default 4096) [STOREFRONT_MAX_REPLY_KB].", valueName: "kib"))
     var maxReplyKB: Int?
-    @Option(name: .customLong("idle-timeout"), help: "Close a connection idle (or slow to send its headers) this many seconds (default 30) [STOREFRONT_IDLE_TIMEOUT].")
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a connection idle (or slow to send its headers) this many seconds (default 30) [STOREFRONT_IDLE_TIMEOUT].", valueName: "seconds"))
     var idleTimeout: Int?
-    @Option(help: "64 hex digits: the key that signs visitor cookies, so they outlive a restart (default: random) [STOREFRONT_SECRET].")
+    @Option(help: ArgumentHelp("64 hex digits: the key that signs visitor cookies, so they outlive a restart (default: random) [STOREFRONT_SECRET].", valueName: "hex"))
     var secret: String?
     @Flag(help: "Log each stage's CPU time per page at exit (measure.sh's split) [STOREFRONT_PROFILE=1].") var profile = false
 
