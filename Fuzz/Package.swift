@@ -19,7 +19,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "RecoKit", path: ".."),
-        // Only its StorefrontCore product (no Hummingbird) is used, so only that is built.
+        // Only its StorefrontCore product is used: with swift-crypto (HMAC) and Hummingbird (its form
+        // decoder), which are built here with the sanitizers too, but no server.
         .package(name: "Storefront", path: "../Samples/Storefront"),
     ],
     targets: [

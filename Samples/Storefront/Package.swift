@@ -8,7 +8,7 @@ let package = Package(
     name: "Storefront",
     platforms: [.macOS(.v14)],
     products: [
-        // For the Fuzz/ package: the pure checks alone, without Hummingbird.
+        // For the Fuzz/ package: the pure checks alone (Hummingbird only for its form decoder, no server).
         .library(name: "StorefrontCore", targets: ["StorefrontCore"]),
     ],
     dependencies: [
@@ -16,13 +16,22 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.30.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
     ],
     targets: [
         // The storefront's pure checks of untrusted text (click tokens, visitor cookies, the beacon's form,
-        // the bounded memories): no Hummingbird, so a fuzz target can call them directly.
+        // the bounded memories): no server, so a fuzz target can call them directly.
         .target(
             name: "StorefrontCore",
-            dependencies: [.product(name: "RecoKit", package: "RecoKit")]
+            dependencies: [
+                .product(name: "RecoKit", package: "RecoKit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                // For its URL-encoded form decoder (the beacon's form).
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
         ),
         .target(
             name: "StorefrontKit",
@@ -36,12 +45,20 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.copy("Resources")]
         ),
         .executableTarget(
             name: "Storefront",
-            dependencies: ["StorefrontKit"]
+            dependencies: [
+                "StorefrontKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "StorefrontTests",
@@ -50,6 +67,8 @@ let package = Package(
                 "StorefrontCore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
     ],

@@ -1,51 +1,107 @@
 #!/usr/bin/env bash
-# Measures the product page with and without its recommendation blocks, one run beside the other
-# (and, as a reference, the same bytes as the page with blocks served from memory with no work),
-# with wrk against a release build on 127.0.0.1 (loopback only). Needs `wrk` (Debian: apt-get install -y wrk).
+# Measures the product page's cost per stage, in one run: the bare page (no blocks), the page with its
+# blocks uncached (every page asks the vendors), and with its blocks cached (--cache-ttl), plus the same
+# bytes served from memory with no work. Two release servers on 127.0.0.1 (one uncached, one cached), each
+# with its stand-in vendor in process, run with --profile; wrk drives each case in turn.
+#
+# Per page it reports the process's CPU (utime+stime from /proc, so Linux only) and its split:
+#   decode  parsing and decoding the vendors' replies        } thread CPU of each stage, summed by the
+#   render  rendering the blocks                              } server (StageClock, --profile) and divided
+#   track   journaling the impressions                        } by the pages served
+#   serve   everything a bare page costs (HTTP, routing, cookies, the page's HTML): the bare page's CPU per page
+#   rest    total minus the above: sending the vendor requests and reading the replies (uncached), the
+#           in-process stand-in vendor answering them and parsing the tracking batches, the trackers
+#           encoding and delivering events in the background, remembering the blocks shown per visitor,
+#           and writing the larger page
+# Not run by CI (a benchmark, not a test). Needs `wrk` (Debian: apt-get install -y wrk).
 # Usage: Samples/Storefront/measure.sh [duration, default 10s] [connections, default 16] [threads, default 2]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
 duration="${1:-10s}"; connections="${2:-16}"; threads="${3:-2}"
-port="${STOREFRONT_PORT:-18080}"; vendor_port="${STOREFRONT_VENDOR_PORT:-18081}"
+port="${STOREFRONT_PORT:-18080}"; cached_port=$((port + 2))
 command -v wrk >/dev/null || { echo "measure.sh: wrk is not installed (apt-get install -y wrk)" >&2; exit 1; }
+[ -r /proc/self/stat ] || { echo "measure.sh: needs /proc (Linux) to read the server's CPU time" >&2; exit 1; }
 
 swift build -c release --product Storefront >/dev/null
-journal="$(mktemp -d)"
-# Extra server options (for example --cache-ttl 60) come from STOREFRONT_MEASURE_OPTIONS.
-# shellcheck disable=SC2086
-"$(swift build -c release --show-bin-path)/Storefront" --port "$port" --vendor-port "$vendor_port" --journal "$journal/journal" \
-    --static-page "$journal/page.html" ${STOREFRONT_MEASURE_OPTIONS:-} > "$journal/server.log" 2>&1 &
-server=$!
-cleanup() { kill -TERM "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$journal"; }
+bin="$(swift build -c release --show-bin-path)/Storefront"
+work="$(mktemp -d)"
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
-for _ in $(seq 1 100); do
-    curl -fsS -o /dev/null "http://127.0.0.1:$port/products/100900?blocks=off" 2>/dev/null && break
-    sleep 0.1
-done
-# The page with its blocks, kept: /static serves these bytes as they are (the reference for the bytes alone).
-curl -fsS -o "$journal/page.html" "http://127.0.0.1:$port/products/100900"
-grep -q 'data-reco-instance-id' "$journal/page.html" \
-    || { echo "measure.sh: the page has no blocks; see $journal/server.log" >&2; cat "$journal/server.log" >&2; exit 1; }
 
-run() { # label, uri, [duration]
-    wrk -t"$threads" -c"$connections" -d"${3:-$duration}" --latency "http://127.0.0.1:$port$2" > "$journal/$1.txt"
-    local rps p99
-    rps=$(awk '/^Requests\/sec:/ {print $2}' "$journal/$1.txt")
-    p99=$(awk '$1 == "99%" {print $2}' "$journal/$1.txt")
-    printf '%-16s %12s req/s   p99 %s\n' "$1" "$rps" "$p99"
-    echo "$rps" > "$journal/$1.rps"
+start() { # name, port, extra options…
+    local name=$1 at=$2; shift 2
+    "$bin" --port "$at" --vendor-port $((at + 1)) --journal "$work/$name-journal" --static-page "$work/page.html" --profile "$@" \
+        > "$work/$name.log" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 1 100); do
+        curl -fsS -o /dev/null "http://127.0.0.1:$at/products/100900?blocks=off" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    echo "measure.sh: the $name server did not start; its log:" >&2; cat "$work/$name.log" >&2; exit 1
 }
-echo "wrk -t$threads -c$connections -d$duration --latency, release build, 127.0.0.1, options: ${STOREFRONT_MEASURE_OPTIONS:-none}"
-run warm-up "/products/100900" 3s >/dev/null
-run without-blocks "/products/100900?blocks=off"
-run with-blocks "/products/100900"
-run same-bytes "/static"
-# Each vendor that gave a page no block logs one line: count them by vendor and reason.
-grep -oE "(segmentify|reteno) (did not answer|unreachable|unusable|reply not usable|block left out|answered HTTP [0-9]+)" "$journal/server.log" | sort | uniq -c \
-    | awk '{ n = $1; $1 = ""; print "pages without a block:" $0 ": " n }' || true
-awk -v with="$(cat "$journal/with-blocks.rps")" -v without="$(cat "$journal/without-blocks.rps")" \
-    -v bytes="$(cat "$journal/same-bytes.rps")" -v size="$(wc -c < "$journal/page.html")" 'BEGIN {
-        printf "blocks cost %.1f%% of throughput\n", (1 - with / without) * 100
-        printf "the page with blocks (%d bytes) served from memory with no work costs %.1f%% of it\n", size, (1 - bytes / without) * 100
+start uncached "$port"
+uncached_pid=${pids[0]}
+start cached "$cached_port" --cache-ttl 60
+cached_pid=${pids[1]}
+
+# The page with its blocks, kept: /static serves these bytes as they are (the reference for the bytes alone).
+curl -fsS -o "$work/page.html" "http://127.0.0.1:$port/products/100900"
+grep -q 'data-reco-instance-id' "$work/page.html" \
+    || { echo "measure.sh: the page has no blocks; see the log:" >&2; cat "$work/uncached.log" >&2; exit 1; }
+
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+profile() { curl -fsS "http://127.0.0.1:$1/profile"; }
+field() { grep -o "\"$2\":[0-9]*" <<< "$1" | cut -d: -f2; }
+
+# run label port pid uri [duration]: one wrk run; prints req/s and p99, and saves the CPU and stage figures per page.
+run() {
+    local label=$1 at=$2 pid=$3 uri=$4 length=${5:-$duration}
+    local before_ticks before after_ticks after
+    before_ticks=$(ticks "$pid"); before=$(profile "$at")
+    wrk -t"$threads" -c"$connections" -d"$length" --latency "http://127.0.0.1:$at$uri" > "$work/$label.txt"
+    after_ticks=$(ticks "$pid"); after=$(profile "$at")
+    local requests rps p99
+    requests=$(awk '/requests in/ { print $1 }' "$work/$label.txt")
+    rps=$(awk '/^Requests\/sec:/ { print $2 }' "$work/$label.txt")
+    p99=$(awk '$1 == "99%" { print $2 }' "$work/$label.txt")
+    local stage
+    {
+        echo "rps=$rps"; echo "p99=$p99"; echo "requests=$requests"
+        echo "cpu_us=$(awk -v t=$((after_ticks - before_ticks)) -v hz="$(getconf CLK_TCK)" -v n="$requests" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')"
+        for stage in decode render track; do
+            echo "${stage}_us=$(awk -v a="$(field "$after" "${stage}_ns")" -v b="$(field "$before" "${stage}_ns")" -v n="$requests" 'BEGIN { printf "%.1f", (a - b) / 1e3 / n }')"
+        done
+    } > "$work/$label.figures"
+}
+get() { grep "^$2=" "$work/$1.figures" | cut -d= -f2; }
+
+echo "wrk -t$threads -c$connections -d$duration --latency, release build, 127.0.0.1; CPU per page from /proc (clock ticks of 1/$(getconf CLK_TCK) s)"
+run warm-up "$port" "$uncached_pid" "/products/100900" 3s
+run warm-up-cached "$cached_port" "$cached_pid" "/products/100900" 3s
+run bare "$port" "$uncached_pid" "/products/100900?blocks=off"
+run uncached "$port" "$uncached_pid" "/products/100900"
+run cached "$cached_port" "$cached_pid" "/products/100900"
+run same-bytes "$port" "$uncached_pid" "/static"
+
+serve=$(get bare cpu_us)
+printf '%-11s %10s %9s %9s | %8s %8s %8s %8s %8s  (CPU µs per page)\n' case "req/s" p99 total decode render track serve rest
+for label in bare same-bytes uncached cached; do
+    total=$(get "$label" cpu_us); decode=$(get "$label" decode_us); render=$(get "$label" render_us); track=$(get "$label" track_us)
+    if [ "$label" = uncached ] || [ "$label" = cached ]; then
+        fetch=$(awk -v t="$total" -v d="$decode" -v r="$render" -v k="$track" -v s="$serve" 'BEGIN { printf "%.1f", t - d - r - k - s }')
+        printf '%-11s %10s %9s %9s | %8s %8s %8s %8s %8s\n' "$label" "$(get "$label" rps)" "$(get "$label" p99)" "$total" "$decode" "$render" "$track" "$serve" "$fetch"
+    else
+        printf '%-11s %10s %9s %9s |\n' "$label" "$(get "$label" rps)" "$(get "$label" p99)" "$total"
+    fi
+done
+awk -v bare="$(get bare rps)" -v uncached="$(get uncached rps)" -v cached="$(get cached rps)" -v bytes="$(get same-bytes rps)" \
+    -v size="$(wc -c < "$work/page.html")" 'BEGIN {
+        printf "blocks cost %.1f%% of the bare page'\''s throughput uncached, %.1f%% cached\n", (1 - uncached / bare) * 100, (1 - cached / bare) * 100
+        printf "the page with blocks (%d bytes) served from memory with no work costs %.1f%% of it\n", size, (1 - bytes / bare) * 100
     }'
+# Each vendor that gave a page no block logs one line: count them by vendor and reason.
+cat "$work/uncached.log" "$work/cached.log" \
+    | grep -oE "(segmentify|reteno) (did not answer|unreachable|unusable|reply not usable|block left out|answered HTTP [0-9]+)" | sort | uniq -c \
+    | awk '{ n = $1; $1 = ""; print "pages without a block:" $0 ": " n }' || true

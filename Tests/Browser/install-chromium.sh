@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
-# Installs Debian's headless Chromium (and its WebDriver) for the browser escaping test
-# (Tests/RecoTemplatesTests/Browser). Does nothing when `chromium` is already on the PATH.
+# Installs Debian's headless Chromium (and its WebDriver) for the browser tests (the escaping test in
+# Tests/RecoTemplatesTests/Browser, the storefront's in Samples/Storefront). Does nothing when `chromium` and
+# `chromedriver` are already on the PATH.
 # Never fails CI: when the packages cannot be installed it says so, and the test skips itself with a reason.
 set -uo pipefail
 
-if command -v chromium >/dev/null 2>&1; then
-    echo "chromium present: $(chromium --version 2>/dev/null)"
+if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then
+    echo "chromium and chromedriver present: $(chromium --version 2>/dev/null)"
     exit 0
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
-    echo "chromium missing and no apt-get here: the browser escaping test will be skipped"
+    echo "chromium missing and no apt-get here: the browser tests will be skipped"
     exit 0
 fi
 SUDO=""
 if [ "$(id -u)" != 0 ]; then
     if command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; else
-        echo "chromium missing and not root: the browser escaping test will be skipped"
+        echo "chromium missing and not root: the browser tests will be skipped"
         exit 0
     fi
 fi
@@ -25,6 +26,6 @@ if timeout 300 $SUDO apt-get update -q >/dev/null \
     && timeout 600 $SUDO apt-get install -y -q --no-install-recommends chromium chromium-driver >/dev/null; then
     echo "chromium installed: $(chromium --version 2>/dev/null)"
 else
-    echo "chromium could not be installed: the browser escaping test will be skipped"
+    echo "chromium could not be installed: the browser tests will be skipped"
 fi
 exit 0

@@ -52,7 +52,7 @@ private func seeds() -> [(String, String)] {
         ("cookie-visitor", cookies.value(for: visitorId, kind: .visitor)),
         ("cookie-session", cookies.value(for: "fedcba9876543210fedcba9876543210", kind: .session)),
         ("cookie-other-key", VisitorCookies(key: otherKey).value(for: visitorId, kind: .visitor)),
-        ("cookie-zeros", String(repeating: "0", count: 32) + ".AAAAAAAAAAAAAAAAAAAAAA"),
+        ("cookie-zeros", String(repeating: "0", count: 32) + "." + String(repeating: "A", count: 43)),
         ("cookie-uppercase-id", cookies.value(for: visitorId, kind: .visitor).uppercased()),
         ("fields-to-sign", "scn_1\nact_1\np1\n2\nhttps://shop.example/p/1"),
         ("fields-to-sign-bad-destination", "scn_1\nact_1\np1\n2\n//evil.example/"),

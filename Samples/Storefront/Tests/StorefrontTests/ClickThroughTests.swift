@@ -17,7 +17,7 @@ struct ClickThroughTests {
             }
             #expect(status == .found)
             let destination = try #require(location)
-            #expect(destination.hasPrefix("https://www.ornekspor.com.tr/") && destination.contains(secondProduct))
+            #expect(destination == "/products/\(secondProduct)", "a product the shop sells goes to the shop's own page")
 
             _ = await harness.deliverEverything()
             let clicks = harness.segmentifyEvents.filter { $0["type"]?.stringValue == "click" }
@@ -78,7 +78,7 @@ struct ClickThroughTests {
             let link = try #require(page.clickLinks.first)
             for query in ["?next=https://evil.example", "?url=//evil.example&redirect=https://evil.example", "?destination=javascript:alert(1)"] {
                 let location = try await client.execute(uri: link + query, method: .get) { $0.headers[.location] }
-                #expect(location?.hasPrefix("https://www.ornekspor.com.tr/") == true, "\(query)")
+                #expect(location == "/products/\(page.attribute("data-reco-product-id")[0])", "\(query)")
             }
         }
     }

@@ -19,7 +19,7 @@ struct FloodTests {
             switch index % 4 {
             case 0: nil
             case 1: "sf_visitor=\(random.hex(32)); sf_session=\(random.hex(32))"                 // well-formed, unsigned
-            case 2: "sf_visitor=\(random.hex(32)).\(random.base64URL(22)); sf_session=x"         // forged tag
+            case 2: "sf_visitor=\(random.hex(32)).\(random.base64URL(43)); sf_session=x"         // forged tag
             default: "sf_visitor=\(random.garbage(maxLength: 300)); sf_session=\(random.garbage(maxLength: 40))"
             }
         }

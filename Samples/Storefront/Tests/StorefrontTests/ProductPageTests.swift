@@ -17,7 +17,7 @@ struct ProductPageTests {
         try await Harness.run(transport: transport) { client, _ in
             let page = try await client.page("/products/100900")
             #expect(page.status == .ok)
-            #expect(page.html.contains("<h1>Product 100900</h1>"))
+            #expect(page.html.contains("<h1>Nike Academy Futbol Topu</h1>"))
             // The Segmentify blocks of segmentify-product-page.json that have products in stock, then the Reteno variant.
             #expect(page.attribute("data-reco-instance-id") == Harness.segmentifyBlocks.map(\.instanceId) + ["r1105v1480"])
             #expect(page.attribute("data-reco-interaction-id") == Harness.segmentifyBlocks.map(\.interactionId) + ["r1105v1480"])
@@ -42,7 +42,7 @@ struct ProductPageTests {
         try await Harness.run { client, _ in
             let page = try await client.page("/products/100900?blocks=off")
             #expect(page.status == .ok)
-            #expect(page.html.contains("<h1>Product 100900</h1>"))
+            #expect(page.html.contains("<h1>Nike Academy Futbol Topu</h1>"))
             #expect(page.attribute("data-reco-instance-id").isEmpty)
         }
     }
@@ -52,7 +52,7 @@ struct ProductPageTests {
         try await Harness.run(behaviour: behaviour, timeout: .seconds(1)) { client, harness in
             let page = try await client.page("/products/100900")
             #expect(page.status == .ok)
-            #expect(page.html.contains("<h1>Product 100900</h1>"))
+            #expect(page.html.contains("<h1>Nike Academy Futbol Topu</h1>"))
             #expect(page.attribute("data-reco-instance-id").isEmpty)
             #expect(!page.html.contains("sendBeacon"))
             _ = await harness.deliverEverything()
@@ -64,7 +64,7 @@ struct ProductPageTests {
         try await Harness.run(vendorState: .down) { client, _ in
             let page = try await client.page("/products/100900")
             #expect(page.status == .ok)
-            #expect(page.html.contains("<h1>Product 100900</h1>"))
+            #expect(page.html.contains("<h1>Nike Academy Futbol Topu</h1>"))
             #expect(page.attribute("data-reco-instance-id").isEmpty)
         }
     }

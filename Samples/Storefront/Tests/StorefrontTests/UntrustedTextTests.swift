@@ -56,7 +56,7 @@ struct UntrustedTextTests {
                 #expect(original.hasPrefix(id + "."))
             }
             #expect(cookies.id(in: mutant, kind: .session) == nil, "never valid for the other cookie")
-            #expect(cookies.id(in: random.hex(32) + "." + random.base64URL(22), kind: .visitor) == nil)
+            #expect(cookies.id(in: random.hex(32) + "." + random.base64URL(43), kind: .visitor) == nil)
         }
     }
 

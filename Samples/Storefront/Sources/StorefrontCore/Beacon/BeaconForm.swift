@@ -1,11 +1,13 @@
 import Foundation
+import Hummingbird
 
 /// What a widget-view beacon (`POST /beacon`) names: the block's instance and interaction ids, read from
 /// `application/x-www-form-urlencoded` text in the query and the body (the body wins).
 ///
 /// A pure function of the request's text, so it can be fuzzed alone: it refuses input over
-/// ``maxBodyBytes`` or ``maxPairs`` pairs, an id over ``maxFieldBytes`` bytes, bad percent-encoding in a
-/// field it needs, and a missing or empty `instanceId` or a missing `interactionId`.
+/// ``maxBodyBytes`` or ``maxPairs`` pairs, an id over ``maxFieldBytes`` bytes, a form Hummingbird's
+/// `URLEncodedFormDecoder` refuses (bad percent-encoding, a key given twice, a field that is not a plain
+/// value), and a missing or empty `instanceId` or a missing `interactionId`.
 public struct BeaconForm: Sendable, Hashable {
     /// The block's instance id.
     public var instanceId: String
@@ -47,64 +49,44 @@ public struct BeaconForm: Sendable, Hashable {
         self.interactionId = interactionId
     }
 
-    /// Reads the ids from a query string (without `?`) and a body.
+    /// Reads the ids from a query string (without `?`) and a body, each decoded by Hummingbird's
+    /// `URLEncodedFormDecoder` once the bounds above are checked on the raw text.
     public static func parse(query: String?, body: [UInt8]) -> Result<BeaconForm, Refusal> {
-        guard body.count <= maxBodyBytes, (query?.utf8.count ?? 0) <= maxBodyBytes else { return .failure(.tooLarge) }
-        let pairs = Self.pairs(Array((query ?? "").utf8)) + Self.pairs(body)
-        guard pairs.count <= maxPairs else { return .failure(.tooLarge) }
-        var instance: ArraySlice<UInt8>?
-        var interaction: ArraySlice<UInt8>?
-        for (key, value) in pairs {
-            switch Self.decode(key) {
-            case "instanceId"?: instance = value
-            case "interactionId"?: interaction = value
-            default: continue
-            }
-        }
-        guard let instance, let interaction else { return .failure(.missingField) }
-        guard let instanceId = decode(instance), let interactionId = decode(interaction) else { return .failure(.malformed) }
+        let query = query ?? ""
+        guard body.count <= maxBodyBytes, query.utf8.count <= maxBodyBytes,
+              pairCount(query.utf8) + pairCount(body) <= maxPairs else { return .failure(.tooLarge) }
+        // Hummingbird's decoder decodes a bad escape to U+FFFD; Foundation's check refuses it (and any bad `%`).
+        guard let bodyText = String(validating: body, as: UTF8.self),
+              query.removingPercentEncoding != nil, bodyText.removingPercentEncoding != nil,
+              let fromQuery = fields(query), let fromBody = fields(bodyText) else { return .failure(.malformed) }
+        guard let instanceId = fromBody.instanceId ?? fromQuery.instanceId,
+              let interactionId = fromBody.interactionId ?? fromQuery.interactionId else { return .failure(.missingField) }
+        guard instanceId.utf8.count <= maxFieldBytes, interactionId.utf8.count <= maxFieldBytes else { return .failure(.malformed) }
         guard !instanceId.isEmpty else { return .failure(.missingField) }
         return .success(BeaconForm(instanceId: instanceId, interactionId: interactionId))
     }
 
-    /// The `key=value` pairs of `&`-separated text, undecoded (a pair without `=` has an empty value).
-    static func pairs(_ bytes: [UInt8]) -> [(ArraySlice<UInt8>, ArraySlice<UInt8>)] {
-        bytes.split(separator: UInt8(ascii: "&")).map { pair in
-            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return (pair, []) }
-            return (pair[..<equals], pair[(equals + 1)...])
-        }
+    /// The two fields as a form names them; any others are ignored.
+    private struct Fields: Decodable {
+        var instanceId: String?
+        var interactionId: String?
     }
 
-    /// Percent-decoded UTF-8 (`+` is a space); nil for a bad escape, invalid UTF-8 or more than ``maxFieldBytes``.
-    static func decode(_ bytes: ArraySlice<UInt8>) -> String? {
-        var out: [UInt8] = []
-        out.reserveCapacity(min(bytes.count, maxFieldBytes))
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "+"):
-                out.append(UInt8(ascii: " "))
-                index += 1
-            case UInt8(ascii: "%"):
-                guard index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else { return nil }
-                out.append(high << 4 | low)
-                index += 3
-            default:
-                out.append(byte)
-                index += 1
-            }
-            guard out.count <= maxFieldBytes else { return nil }
-        }
-        return String(bytes: out, encoding: .utf8)
+    /// The fields of one form text; nil when Hummingbird's decoder refuses it (a bad escape, a key given
+    /// twice, a field that is not a plain value).
+    private static func fields(_ text: String) -> Fields? {
+        guard !text.isEmpty else { return Fields() }
+        return try? URLEncodedFormDecoder().decode(Fields.self, from: text)
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
+    /// How many `&`-separated pairs a form text holds (an empty text holds none).
+    private static func pairCount<Bytes: Sequence>(_ bytes: Bytes) -> Int where Bytes.Element == UInt8 {
+        var count = 0
+        var empty = true
+        for byte in bytes {
+            empty = false
+            if byte == UInt8(ascii: "&") { count += 1 }
         }
+        return empty ? 0 : count + 1
     }
 }

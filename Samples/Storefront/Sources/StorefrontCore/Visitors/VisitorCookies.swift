@@ -1,7 +1,10 @@
+import Crypto
+import Foundation
+
 /// Signs and checks the values of the visitor's cookies, so that a client cannot choose its own visitor
 /// or visit id: a value is `{id}.{tag}`, where `id` is 32 lowercase hex digits (128 random bits drawn by
-/// the server) and `tag` is base64url of the first 16 bytes of HMAC-SHA256 over the cookie's kind and
-/// the id, with the server's key. A value that is malformed, over-long, or whose tag does not match
+/// the server) and `tag` is base64url of HMAC-SHA256 (swift-crypto) over the cookie's kind and the id,
+/// with the server's key. A value that is malformed, over-long, or whose tag does not match
 /// (forged, tampered, another key's, an id of the client's choosing such as 32 zeros) is refused, and the
 /// request is treated as a new visitor's.
 ///
@@ -16,20 +19,19 @@ public struct VisitorCookies: Sendable {
         case session
     }
 
-    private let mac: HMACSHA256
+    private let key: SymmetricKey
     /// The longest cookie value looked at; anything longer is refused unread.
     public static let maxValueBytes = 128
-    static let tagBytes = 16
+    static let tagBytes = SHA256.byteCount
 
     /// Values signed with `key` (32 random bytes by default).
     public init(key: [UInt8]? = nil) {
-        var generator = SystemRandomNumberGenerator()
-        mac = HMACSHA256(key: key ?? (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        self.key = key.map { SymmetricKey(data: $0) } ?? SymmetricKey(size: .bits256)
     }
 
     /// The cookie value for `id` (which should be ``newId()``'s).
     public func value(for id: String, kind: Kind) -> String {
-        id + "." + ClickTokens.base64URL(tag(id, kind: kind))
+        id + "." + ClickTokens.base64URL(HMAC<SHA256>.authenticationCode(for: message(id, kind: kind), using: key))
     }
 
     /// The id in a cookie value this server signed for `kind`; nil for anything else.
@@ -40,10 +42,7 @@ public struct VisitorCookies: Sendable {
         let id = String(decoding: bytes[..<32], as: UTF8.self)
         guard let given = ClickTokens.bytes(base64URL: value.dropFirst(33)),
               given.count == Self.tagBytes else { return nil }
-        let expected = tag(id, kind: kind)
-        var difference: UInt8 = 0
-        for index in 0..<Self.tagBytes { difference |= expected[index] ^ given[index] }
-        return difference == 0 ? id : nil
+        return HMAC<SHA256>.isValidAuthenticationCode(given, authenticating: message(id, kind: kind), using: key) ? id : nil
     }
 
     /// A new id: 128 random bits as 32 lowercase hex digits.
@@ -59,8 +58,9 @@ public struct VisitorCookies: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private func tag(_ id: String, kind: Kind) -> [UInt8] {
-        Array(mac.tag(Array("sf-\(kind.rawValue)-v1:".utf8) + Array(id.utf8)).prefix(Self.tagBytes))
+    /// What is signed: the kind (so a value is good for one cookie only) and the id.
+    private func message(_ id: String, kind: Kind) -> [UInt8] {
+        Array("sf-\(kind.rawValue)-v1:".utf8) + Array(id.utf8)
     }
 
     private static func isLowerHex(_ byte: UInt8) -> Bool {

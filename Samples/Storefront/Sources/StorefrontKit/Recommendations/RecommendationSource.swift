@@ -61,9 +61,11 @@ public struct RecommendationSource: Sendable {
         }
         let (language, maxItemCount, logger) = (settings.language, limits.maxItemCount, logger)
         return RecommendationsRequest(vendor: .segmentify, http: segmentify.request) { (body: Data) throws(PayloadError) in
-            let (reply, leftOut) = SegmentifyCountCheck.check(try JSONValue(parsing: body), maxItemCount: maxItemCount)
-            for reason in leftOut { logger.warning("segmentify block left out: \(reason)") }
-            return try SegmentifyRecommendations.decode(reply, language: language)
+            try StageClock.shared.measure(.decode) { () throws(PayloadError) in
+                let (reply, leftOut) = SegmentifyCountCheck.check(try JSONValue(parsing: body), maxItemCount: maxItemCount)
+                for reason in leftOut { logger.warning("segmentify block left out: \(reason)") }
+                return try SegmentifyRecommendations.decode(reply, language: language)
+            }
         }
     }
 
@@ -72,7 +74,12 @@ public struct RecommendationSource: Sendable {
         do {
             let recoms = try RetenoRecomsRequest(variantId: settings.retenoVariant, accessKey: settings.retenoAccessKey,
                                                  productIds: [productId], baseURL: settings.reteno)
-            return .reteno(recoms, title: "Customers also viewed")
+            let variant = recoms.variantId
+            return RecommendationsRequest(vendor: .reteno, http: recoms.request) { (body: Data) throws(PayloadError) in
+                try StageClock.shared.measure(.decode) { () throws(PayloadError) in
+                    try RetenoRecoms.decode(body, variantId: variant, title: "Customers also viewed")
+                }
+            }
         } catch {
             logger.warning("reteno request not built: \(error)")
             return nil

@@ -35,13 +35,15 @@ public struct Storefront: Sendable {
     public let cookies: VisitorCookies
     /// The clicks counted, so a link followed again and again counts once per visitor.
     public let clicks: ClickLedger
+    /// The products the shop sells: the only product pages, and where their recommendations link.
+    public let catalog: Catalog
     let logger: Logger
 
     /// A storefront; the renderer defaults to the sample's templates over the built-in ones.
     public init(source: RecommendationSource, tracking: StorefrontTracking, tokens: ClickTokens = ClickTokens(),
                 rendered: RenderedWidgets = RenderedWidgets(), renderer: WidgetRenderer? = nil,
                 template: String = "storefront-carousel", cache: RecommendationCache? = nil, staticPage: StaticPage? = nil,
-                cookies: VisitorCookies = VisitorCookies(), clicks: ClickLedger = ClickLedger(),
+                cookies: VisitorCookies = VisitorCookies(), clicks: ClickLedger = ClickLedger(), catalog: Catalog? = nil,
                 logger: Logger = Logger(label: "storefront")) throws {
         self.source = source
         self.tracking = tracking
@@ -53,6 +55,7 @@ public struct Storefront: Sendable {
         self.staticPage = staticPage
         self.cookies = cookies
         self.clicks = clicks
+        self.catalog = try catalog ?? Catalog.sample()
         self.logger = logger
     }
 
@@ -64,22 +67,28 @@ public struct Storefront: Sendable {
         return try TemplateLibrary(directory: folder, fallback: .builtIn)
     }
 
-    /// The routes above on a new router, behind ``ErrorPages`` (routes added to it later are too).
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    /// The routes above on a new router, behind ``ErrorPages`` (routes added to it later are too); every
+    /// line logged while a request is handled carries its id (``RequestLogging``).
+    public func router() -> Router<StorefrontRequestContext> {
+        let router = Router(context: StorefrontRequestContext.self)
+        router.add(middleware: RequestIdMiddleware())
         router.add(middleware: ErrorPages(logger: logger))
         router.get("/") { _, _ in Response.redirect(to: "/products/100900", type: .found) }
         router.get("/products/:id") { request, context in try await productPage(request, context: context) }
         router.get("/r/:token") { request, context in await click(request, context: context) }
         router.post("/beacon") { request, _ in await beacon(request) }
         if let staticPage { router.get("/static") { _, context in staticPage.response(requestId: context.id, logger: logger) } }
+        if StageClock.shared.isEnabled {
+            router.get("/profile") { _, _ in Self.text(.ok, StageClock.shared.json) }
+        }
         return router
     }
 
-    func productPage(_ request: Request, context: BasicRequestContext) async throws -> Response {
+    func productPage(_ request: Request, context: StorefrontRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
-        guard (1...64).contains(id.utf8.count), id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-            return Self.text(.notFound, "No such product.\n")
+        guard (1...64).contains(id.utf8.count), id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }),
+              let name = catalog.names[id] else {
+            throw HTTPError(.notFound)
         }
         let visitor = Visitor(request: request, cookies: cookies)
         var blocks = ""
@@ -87,7 +96,7 @@ public struct Storefront: Sendable {
             blocks = await recommendationBlocks(productId: id, visitor: visitor, pageURL: "/products/\(id)")
         }
         var response = Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                                body: ResponseBody(byteBuffer: ByteBuffer(string: ProductPage(productId: id, blocks: blocks).html)))
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: ProductPage(productId: id, name: name, blocks: blocks).html)))
         visitor.remember(on: &response, cookies: cookies)
         return response
     }
@@ -99,23 +108,26 @@ public struct Storefront: Sendable {
         let blocks = if let cache { await cache.blocks(forProduct: productId, fetch: fetch) } else { await fetch() }
         guard !blocks.isEmpty else { return "" }
         rendered.record(blocks.shown, for: visitor.id)
-        tracking.rendered(blocks.widgets, context: Self.context(visitor: visitor, pageURL: pageURL))
+        StageClock.shared.measure(.track) { tracking.rendered(blocks.widgets, context: Self.context(visitor: visitor, pageURL: pageURL)) }
         return blocks.html
     }
 
-    /// Asks the vendors and renders what they answer, each product link a signed `/r/{token}`.
+    /// Asks the vendors and renders what they answer, without the page's own product, each product link
+    /// a signed `/r/{token}` to the shop's page for it (the vendor's URL for a product not in the catalog).
     func renderedBlocks(productId: String, visitor: Visitor, pageURL: String) async -> RenderedBlocks {
-        let widgets = await source.blocks(forProduct: productId, visitor: visitor, pageURL: pageURL)
+        let widgets = Self.without(productId, in: await source.blocks(forProduct: productId, visitor: visitor, pageURL: pageURL))
         guard !widgets.isEmpty else { return .none }
         var renderer = self.renderer
         let tokens = self.tokens
+        let catalog = self.catalog
         renderer.clickLink = ClickLink { target in
             "/r/" + tokens.issue(ClickToken(vendor: target.vendor, instanceId: target.instanceId, interactionId: target.interactionId,
                                             productId: target.productId, position: target.position,
-                                            destination: target.link, expires: Date()))
+                                            destination: catalog.pagePath(of: target.productId) ?? target.link, expires: Date()))
         }
         do {
-            return RenderedBlocks(widgets: widgets, html: try renderer.render(widgets, template: template))
+            let html = try StageClock.shared.measure(.render) { try renderer.render(widgets, template: template) }
+            return RenderedBlocks(widgets: widgets, html: html)
         } catch {
             logger.error("blocks not rendered: \(error)")
             return .none
@@ -125,7 +137,7 @@ public struct Storefront: Sendable {
     /// Credits the click to the visitor named by the cookies (a new one, told by cookies on the redirect,
     /// when there are none) and sends them to the product. A link followed again by the same visitor,
     /// or again by any request without a valid visitor cookie, is not counted again (``ClickLedger``).
-    func click(_ request: Request, context: BasicRequestContext) async -> Response {
+    func click(_ request: Request, context: StorefrontRequestContext) async -> Response {
         guard let text = context.parameters.get("token"), let token = tokens.verify(text) else {
             return Self.text(.notFound, "This link is not valid or has expired.\n")
         }
@@ -156,6 +168,20 @@ public struct Storefront: Sendable {
         }
         tracking.viewed(shown, context: Self.context(visitor: visitor, pageURL: nil))
         return Response(status: .noContent)
+    }
+
+    /// The blocks without `productId` (a page does not recommend its own product), positions renumbered
+    /// from 1; a block left with nothing is dropped.
+    static func without(_ productId: String, in widgets: [Widget<StoreProduct>]) -> [Widget<StoreProduct>] {
+        widgets.compactMap { widget in
+            var widget = widget
+            widget.items = widget.items.filter { $0.product.productId != productId }.enumerated().map { offset, item in
+                var item = item
+                item.position = offset + 1
+                return item
+            }
+            return widget.items.isEmpty ? nil : widget
+        }
     }
 
     static func context(visitor: Visitor, pageURL: String?) -> InteractionContext {

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOConcurrencyHelpers
 import RecoKit
 
 /// A local stand-in for Segmentify and Reteno, so the storefront works with no network: it answers
@@ -49,7 +50,7 @@ public final class StandInVendor: Sendable {
     }
 
     let payloads: [String: Data]
-    private let state: Protected<State>
+    private let state: NIOLockedValueBox<State>
 
     struct State {
         var recent: RecentRequests
@@ -74,23 +75,23 @@ public final class StandInVendor: Sendable {
         var payloads: [String: Data] = [:]
         for file in Self.files { payloads[file] = try Data(contentsOf: folder.appendingPathComponent(file)) }
         self.payloads = payloads
-        state = Protected(State(recent: RecentRequests(capacity: recentCapacity, maxBytes: recentBytes), behaviour: behaviour))
+        state = NIOLockedValueBox(State(recent: RecentRequests(capacity: recentCapacity, maxBytes: recentBytes), behaviour: behaviour))
     }
 
     /// How it behaves now; tests change it between requests.
     public var behaviour: Behaviour {
-        get { state.withLock { $0.behaviour } }
-        set { state.withLock { $0.behaviour = newValue } }
+        get { state.withLockedValue { $0.behaviour } }
+        set { state.withLockedValue { $0.behaviour = newValue } }
     }
 
     /// The most recent tracking requests received, oldest first (see ``RecentRequests``).
-    public var received: [Received] { state.withLock { $0.recent.requests } }
+    public var received: [Received] { state.withLockedValue { $0.recent.requests } }
 
     /// How many tracking requests and bytes were received in all, kept or not.
-    public var counts: RecentRequests.Counts { state.withLock { $0.recent.counts } }
+    public var counts: RecentRequests.Counts { state.withLockedValue { $0.recent.counts } }
 
     /// How many recommendation requests each vendor (`segmentify`, `reteno`) was sent.
-    public var recommendationRequests: [String: Int] { state.withLock { $0.recommendationRequests } }
+    public var recommendationRequests: [String: Int] { state.withLockedValue { $0.recommendationRequests } }
 
     /// The routes above, on a new router.
     public func router() -> Router<BasicRequestContext> {
@@ -133,11 +134,11 @@ public final class StandInVendor: Sendable {
     }
 
     private func record(_ received: Received, bytes: Int) {
-        state.withLock { $0.recent.append(received, bytes: bytes) }
+        state.withLockedValue { $0.recent.append(received, bytes: bytes) }
     }
 
     private func countRecommendationRequest(_ vendor: String) {
-        state.withLock { $0.recommendationRequests[vendor, default: 0] += 1 }
+        state.withLockedValue { $0.recommendationRequests[vendor, default: 0] += 1 }
     }
 
     private func misbehave() async -> Response? {
