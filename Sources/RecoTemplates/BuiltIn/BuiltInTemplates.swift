@@ -136,7 +136,7 @@ public enum BuiltInTemplates {
 .reco *,.reco *::before,.reco *::after{box-sizing:inherit}
 .reco-title{margin:0 0 .75rem;font-size:1.25rem;font-weight:650;line-height:1.25;overflow-wrap:anywhere}
 .reco-items{list-style:none;margin:0;padding:0}
-.reco-item{min-width:0}
+.reco-item{position:relative;min-width:0}
 .reco-link{display:flex;flex-direction:column;gap:.35rem;height:100%;padding:.5rem;border-radius:10px;color:inherit;text-decoration:none}
 .reco-link:hover .reco-name{text-decoration:underline}
 .reco-link:focus-visible{outline:2px solid var(--reco-accent);outline-offset:2px}

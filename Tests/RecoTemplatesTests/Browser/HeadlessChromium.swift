@@ -26,7 +26,8 @@ struct HeadlessChromium {
 
     /// Loads the page file and returns the DOM as Chromium serialises it after the page settled.
     /// A browser that has not finished within `limit` seconds is ended and reported.
-    func dumpDOM(of page: URL, limit: TimeInterval = 60) throws -> String {
+    /// `windowSize` (width, height in CSS pixels) sets the viewport, for layout checks at phone width.
+    func dumpDOM(of page: URL, windowSize: (width: Int, height: Int)? = nil, limit: TimeInterval = 60) throws -> String {
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("reco-chromium-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: profile) }
         let output = profile.appendingPathComponent("dom.html")
@@ -38,6 +39,7 @@ struct HeadlessChromium {
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-extensions",
             "--user-data-dir=\(profile.path)", "--virtual-time-budget=1500", "--dump-dom", page.absoluteString,
         ]
+        if let windowSize { process.arguments?.insert("--window-size=\(windowSize.width),\(windowSize.height)", at: 0) }
         let handle = try FileHandle(forWritingTo: output)
         defer { try? handle.close() }
         process.standardOutput = handle
