@@ -118,11 +118,11 @@ enum EventCodec {
         return VendorEvent(vendor: Vendor(rawValue: vendor), name: name, fields: fields)
     }
 
-    private static func putFixed(_ value: UInt64, _ out: inout [UInt8]) {
+    static func putFixed(_ value: UInt64, _ out: inout [UInt8]) {
         for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
     }
 
-    private static func putVarint(_ number: UInt64, _ out: inout [UInt8]) {
+    static func putVarint(_ number: UInt64, _ out: inout [UInt8]) {
         var value = number
         while value >= 0x80 {
             out.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -131,7 +131,7 @@ enum EventCodec {
         out.append(UInt8(value))
     }
 
-    private static func putString(_ optional: String?, _ out: inout [UInt8]) {
+    static func putString(_ optional: String?, _ out: inout [UInt8]) {
         guard var value = optional else { out.append(0); return }
         value.withUTF8 { utf8 in
             putVarint(UInt64(utf8.count) + 1, &out)

@@ -47,12 +47,13 @@ final class Journal: @unchecked Sendable {
     /// `assigningSequence`, the sequence number written into the event's id, so numbering and appending
     /// share one lock. In batched mode a full buffer is written out here; a disk error then stays for
     /// ``commit()`` and the next appends to report (the record itself is accepted and kept).
+    /// `events`: how many sequence numbers the record takes (a page's impressions: one each).
     /// `wakesSenders`: this append reached the serial idle senders wait for (``wakeSenders(at:)``).
-    func append(_ record: consuming [UInt8], assigningSequence: Bool) throws(TrackingError)
+    func append(_ record: consuming [UInt8], assigningSequence: Bool, events: Int = 1) throws(TrackingError)
         -> (serial: Int, sequence: UInt64, wakesSenders: Bool) {
         var payload = record
         let (appended, due, wakes) = try withState { (state: inout JournalState) throws(TrackingError) in
-            let appended = try state.append(&payload, assigningSequence: assigningSequence)
+            let appended = try state.append(&payload, assigningSequence: assigningSequence, events: events)
             let wakes = appended.serial >= state.wakeSendersAt
             if wakes { state.wakeSendersAt = .max }
             return (appended, state.flushDue && !state.isStrict, wakes)
