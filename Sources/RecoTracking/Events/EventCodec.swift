@@ -64,7 +64,9 @@ enum EventCodec {
         size += RecordWriter.size(of: interaction.context.region) + RecordWriter.size(of: interaction.context.os)
         size += RecordWriter.size(of: interaction.context.device) + RecordWriter.size(of: paramsText) + RecordWriter.size(of: vendorText)
         let kind = code(of: interaction.kind)
-        return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+        // A zeroed array (the specialised initialiser; `unsafeUninitializedCapacity` looks its type up at run time).
+        var record = [UInt8](repeating: 0, count: size)
+        record.withUnsafeMutableBufferPointer { buffer in
             var out = RecordWriter(base: buffer.baseAddress!)
             out.byte(version)
             out.fixed(id.run)
@@ -87,8 +89,8 @@ enum EventCodec {
             out.string(paramsText)
             out.string(vendorText)
             precondition(out.index == size, "an event record's size was summed wrong")
-            count = size
         }
+        return record
     }
 
     static func decode(_ bytes: ArraySlice<UInt8>) throws(TrackingError) -> TrackedEvent {

@@ -13,37 +13,57 @@ enum PageRecordCodec {
     static let version: UInt8 = 3
     private static let sharedFields: [EventRecord.Field] = [.userId, .sessionId, .lang, .currency, .pageUrl, .region, .os, .device, .params]
 
-    /// The page's record, its sequence number left 0 for the journal to fill in.
+    /// The page's record, its sequence number left 0 for the journal to fill in (one pass into an array
+    /// of the exact size, as ``EventCodec/encode(id:interaction:)``).
     static func encode(_ page: borrowing PageImpressions, run: UInt64) -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(128 + page.impressions.count * 40)
-        let context = page.context
-        out.append(version)
-        EventCodec.putFixed(run, &out)
-        EventCodec.putFixed(0, &out)
-        EventCodec.putFixed(UInt64(bitPattern: Int64((page.occurred.timeIntervalSince1970 * 1000).rounded(.down))), &out)
-        out.append(0) // EventCodec's code of .impression
+        let paramsText = page.context.params.isEmpty ? nil : JSONWriter.string(.object(page.context.params))
         var flags: UInt8 = 0
         if page.forcePush { flags |= 1 }
-        if let testMode = context.testMode { flags |= testMode ? 6 : 2 }
-        out.append(flags)
-        EventCodec.putVarint(UInt64(page.impressions.count), &out)
-        EventCodec.putString(context.userId, &out)
-        EventCodec.putString(context.sessionId, &out)
-        EventCodec.putString(context.lang, &out)
-        EventCodec.putString(context.currency, &out)
-        EventCodec.putString(context.pageUrl, &out)
-        EventCodec.putString(context.region, &out)
-        EventCodec.putString(context.os, &out)
-        EventCodec.putString(context.device, &out)
-        EventCodec.putString(context.params.isEmpty ? nil : JSONWriter.string(.object(context.params)), &out)
+        if let testMode = page.context.testMode { flags |= testMode ? 6 : 2 }
+        let millis = UInt64(bitPattern: Int64((page.occurred.timeIntervalSince1970 * 1000).rounded(.down)))
+        let count = page.impressions.count
+        var size = 27 + RecordWriter.size(of: UInt64(count))
+        size += RecordWriter.size(of: page.context.userId) + RecordWriter.size(of: page.context.sessionId)
+        size += RecordWriter.size(of: page.context.lang) + RecordWriter.size(of: page.context.currency)
+        size += RecordWriter.size(of: page.context.pageUrl) + RecordWriter.size(of: page.context.region)
+        size += RecordWriter.size(of: page.context.os) + RecordWriter.size(of: page.context.device) + RecordWriter.size(of: paramsText)
         for impression in page.impressions {
-            EventCodec.putString(impression.instanceId, &out)
-            EventCodec.putString(impression.interactionId, &out)
-            EventCodec.putString(impression.productId, &out)
-            EventCodec.putVarint(impression.position.map { UInt64(max(0, $0)) + 1 } ?? 0, &out)
+            size += RecordWriter.size(of: impression.instanceId) + RecordWriter.size(of: impression.interactionId)
+            size += RecordWriter.size(of: impression.productId) + RecordWriter.size(of: position(impression))
         }
-        return out
+        // A zeroed array (the specialised initialiser; `unsafeUninitializedCapacity` looks its type up at run time).
+        var record = [UInt8](repeating: 0, count: size)
+        record.withUnsafeMutableBufferPointer { buffer in
+            var out = RecordWriter(base: buffer.baseAddress!)
+            out.byte(version)
+            out.fixed(run)
+            out.fixed(0)
+            out.fixed(millis)
+            out.byte(0) // EventCodec's code of .impression
+            out.byte(flags)
+            out.varint(UInt64(count))
+            out.string(page.context.userId)
+            out.string(page.context.sessionId)
+            out.string(page.context.lang)
+            out.string(page.context.currency)
+            out.string(page.context.pageUrl)
+            out.string(page.context.region)
+            out.string(page.context.os)
+            out.string(page.context.device)
+            out.string(paramsText)
+            for impression in page.impressions {
+                out.string(impression.instanceId)
+                out.string(impression.interactionId)
+                out.string(impression.productId)
+                out.varint(position(impression))
+            }
+            precondition(out.index == size, "a page record's size was summed wrong")
+        }
+        return record
+    }
+
+    private static func position(_ impression: PageImpressions.Impression) -> UInt64 {
+        impression.position.map { UInt64(max(0, $0)) + 1 } ?? 0
     }
 
     /// Appends one record per impression of a page record to `records` (nothing when it throws).
@@ -83,7 +103,8 @@ enum PageRecordCodec {
                 guard let value = span() else { return false }
                 shared[field] = value
             }
-            records.reserveCapacity(before + Int(impressions))
+            // No exact reserveCapacity here: called page after page, it would copy the array each time.
+            if records.capacity < before + Int(impressions) { records.reserveCapacity(max(2 * records.capacity, before + Int(impressions))) }
             for number in 0..<impressions {
                 var spans = shared
                 guard let instanceId = span(), let interactionId = span(), let productId = span(), let position = varint() else { return false }

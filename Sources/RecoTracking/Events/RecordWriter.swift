@@ -45,19 +45,13 @@ struct RecordWriter {
     /// A varint of (length + 1) and the UTF-8 bytes; 0 for absent.
     mutating func string(_ optional: String?) {
         guard let string = optional else { byte(0); return }
-        let utf8 = string.utf8
-        let count = utf8.count
+        var text = string
+        let count = text.utf8.count
         varint(UInt64(count) + 1)
         let target = base + index
-        let copied: Void? = utf8.withContiguousStorageIfAvailable { bytes in
-            if let source = bytes.baseAddress { memcpy(target, source, count) }
-        }
-        if copied == nil {
-            var offset = 0
-            for unit in utf8 {
-                target[offset] = unit
-                offset += 1
-            }
+        // Native strings hand their UTF-8 over as it is (others are made native first).
+        text.withUTF8 { bytes in
+            if let source = bytes.baseAddress { memcpy(target, source, bytes.count) }
         }
         index += count
     }
