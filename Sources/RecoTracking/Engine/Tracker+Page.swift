@@ -13,7 +13,15 @@ extension Tracker {
         let count = page.impressions.count
         guard count > 0 else { return [] }
         do {
-            for index in 0..<count { try check(page.interaction(index)) }
+            // One interaction, its per-impression fields changed in place: the context is copied once a page.
+            var interaction = page.interaction(0)
+            for impression in page.impressions {
+                interaction.instanceId = impression.instanceId
+                interaction.interactionId = impression.interactionId
+                interaction.productId = impression.productId
+                interaction.position = impression.position
+                try check(interaction)
+            }
         } catch {
             counters.withLock { $0.refusedInvalid += count }
             throw error
