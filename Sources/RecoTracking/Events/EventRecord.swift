@@ -16,7 +16,8 @@ public struct EventRecord: Sendable {
         case vendorEvent
     }
 
-    /// The record's bytes (the journal's payload, as ``TrackedEvent`` is written by the codec).
+    /// The record's bytes (the journal's payload, as ``TrackedEvent`` is written by the codec); for one
+    /// impression of a page's record, the whole page's record (see ``standaloneBytes()``).
     public let bytes: ArraySlice<UInt8>
     /// The tracker's id of the event.
     public let id: EventID
@@ -142,9 +143,14 @@ public struct EventRecord: Sendable {
     /// counts its shared context and its own fields, not the whole page).
     public var ownByteCount: Int {
         guard isPageImpression else { return bytes.count }
-        var total = 27
-        for field in Field.allCases { total += Int(spans[field] & 0xFFFF_FFFF) + 1 }
-        return total
+        // Every field's length + 1 (0 when absent) and a byte for its marker, read straight from the spans.
+        return withUnsafeBytes(of: spans.values) { raw in
+            var total = 27
+            for offset in stride(from: 0, to: raw.count, by: 8) {
+                total += Int(truncatingIfNeeded: raw.load(fromByteOffset: offset, as: UInt64.self) & 0xFFFF_FFFF) + 1
+            }
+            return total
+        }
     }
 
     /// Where a field lies in ``bytes`` (indices of the slice), nil when absent.
