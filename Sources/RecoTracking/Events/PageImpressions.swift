@@ -1,7 +1,7 @@
 import Foundation
 
 /// What one page showed: its blocks and products, as impressions that share the page's context and
-/// moment. ``Tracker/track(_:)-(PageImpressions)`` journals them as one record; each is still its own
+/// moment. `Tracker.track(_: PageImpressions)` journals them as one record; each is still its own
 /// event (its own ``EventID``, delivered, retried and dead-lettered alone).
 ///
 /// ```swift
