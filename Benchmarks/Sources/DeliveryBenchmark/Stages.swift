@@ -25,6 +25,17 @@ enum Stage: String, CaseIterable {
     case deliverNull = "deliver-null"
     /// `track`, then delivery end to end over HTTP (URLSession) to the minimal sink on `port`.
     case deliverHTTP = "deliver-http"
+    /// `track(_: PageImpressions)` of 24-product pages into a memory journal, per impression (senders stalled).
+    case trackPage = "track-page"
+    /// Reading 24-impression page records back into their events (`EventRecord.read`), per impression.
+    case readBackPage = "read-back-page"
+    /// Pages tracked, then delivered end to end to a transport that answers 200 at once, per impression.
+    case deliverPageNull = "deliver-page-null"
+    /// Pages tracked, then delivered end to end over HTTP to the minimal sink, per impression.
+    case deliverPageHTTP = "deliver-page-http"
+
+    /// Whether the stage's events are page impressions.
+    var isPage: Bool { [.trackPage, .readBackPage, .deliverPageNull, .deliverPageHTTP].contains(self) }
 }
 
 /// The benchmark's events: clicks on 1,000 products by one visitor, as a product page sends them.
@@ -34,6 +45,31 @@ enum Workload {
     static let clicks: [Interaction] = (0..<1000).map { index in
         Interaction(kind: .click, instanceId: "rec_pdp_1", interactionId: "act_1842", productId: "\(100 + index)-LV\(index % 97)",
                     position: index % 12 + 1, context: context, occurred: Date(timeIntervalSince1970: 1_714_566_896 + Double(index)))
+    }
+
+    /// Products per page in the page workload (one block of 24 products, as a category page shows).
+    static let pageSize = 24
+
+    /// 42 pages of 24 product impressions each (the 1,000 clicks' products), as a server page journals them.
+    static let pages: [PageImpressions] = stride(from: 0, to: 1000, by: pageSize).map { first in
+        PageImpressions(context: context, occurred: Date(timeIntervalSince1970: 1_714_566_896 + Double(first)),
+                        impressions: (0..<pageSize).map { offset in
+                            let click = clicks[(first + offset) % clicks.count]
+                            return PageImpressions.Impression(instanceId: "rec_cat_1", interactionId: "act_1842",
+                                                              productId: click.productId, position: offset + 1)
+                        })
+    }
+
+    /// Tracks pages until at least `count` impressions are journaled; how many were.
+    @discardableResult
+    static func trackPages(_ count: Int, into tracker: Tracker) throws -> Int {
+        var tracked = 0
+        var number = 0
+        while tracked < count {
+            tracked += try tracker.track(pages[number % pages.count]).count
+            number += 1
+        }
+        return tracked
     }
 
     static func segmentify(port: Int) -> SegmentifyDestination {
@@ -140,21 +176,46 @@ extension Stage {
             for batch in Workload.batches(Workload.records(count)) { consume(RetenoEventEncoder.body(records: batch)) }
         case .encodeRetenoOld:
             for batch in Workload.batches(Workload.records(count)) { consume(RetenoEventEncoder.body(try batch.map { try $0.event() })) }
-        case .deliverNull, .deliverHTTP:
-            let transport: any Transport = self == .deliverNull ? NullTransport() : URLSessionTransport(connectionsPerHost: 4)
-            let delivered = try deliver(count: count, port: port, transport: transport)
-            guard delivered == count else { throw TrackingError.configuration("delivered \(delivered) of \(count) events") }
+        case .deliverNull, .deliverHTTP, .deliverPageNull, .deliverPageHTTP:
+            let null = self == .deliverNull || self == .deliverPageNull
+            let transport: any Transport = null ? NullTransport() : URLSessionTransport(connectionsPerHost: 4)
+            let (tracked, delivered) = try deliver(count: count, port: port, transport: transport, pages: isPage)
+            guard delivered == tracked else { throw TrackingError.configuration("delivered \(delivered) of \(tracked) events") }
+        case .trackPage:
+            let tracker = try stalledTracker()
+            try Workload.trackPages(count, into: tracker)
+            _ = blocking { await tracker.shutdown(deadline: .zero) }
+        case .readBackPage:
+            let payloads = (0..<(count + Workload.pageSize - 1) / Workload.pageSize).map { pageRecords[$0 % pageRecords.count] }
+            var records: [EventRecord] = []
+            records.reserveCapacity(Workload.pageSize)
+            for payload in payloads {
+                records.removeAll(keepingCapacity: true)
+                try EventRecord.read(payload, into: &records)
+                consume(records)
+            }
         }
     }
 }
 
-/// Tracks `count` events into a memory tracker and waits until all are delivered; how many were.
-func deliver(count: Int, port: Int, transport: any Transport) throws -> Int {
+/// Tracks `count` events (single clicks, or 24-impression pages until at least `count`) into a memory
+/// tracker and waits until all are delivered; how many were tracked and delivered.
+func deliver(count: Int, port: Int, transport: any Transport, pages: Bool = false) throws -> (tracked: Int, delivered: Int) {
     let tracker = try Tracker(destination: Workload.segmentify(port: port), configuration: Workload.memoryConfiguration(), transport: transport)
-    for number in 0..<count { try tracker.track(Workload.clicks[number % Workload.clicks.count]) }
+    var tracked = count
+    if pages {
+        tracked = try Workload.trackPages(count, into: tracker)
+    } else {
+        for number in 0..<count { try tracker.track(Workload.clicks[number % Workload.clicks.count]) }
+    }
     try tracker.flush()
-    return blocking {
+    let delivered = blocking {
         await tracker.waitUntilIdle(timeout: .seconds(120))
         return await tracker.shutdown(deadline: .seconds(5)).delivered
     }
+    return (tracked, delivered)
 }
+
+/// The page workload's records as the journal holds them (captured from a tracker's requests would cost
+/// more; these are what `track(_: PageImpressions)` appends, numbered from 1).
+let pageRecords: [ArraySlice<UInt8>] = Workload.pages.map { PageImpressions.journalRecord(of: $0, run: 0x3F9A_1C2B_7D4E_5F60) }

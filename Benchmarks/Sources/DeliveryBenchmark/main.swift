@@ -62,7 +62,7 @@ if hasValgrind {
     let small = Int(ProcessInfo.processInfo.environment["RECOKIT_CALLGRIND_EVENTS"] ?? "") ?? 2_000
     print("\ninstructions per event (callgrind, (Ir(\(3 * small)) - Ir(\(small))) / \(2 * small) events; 500-event batches)")
     var table = Table("stage", "Ir/event", "before", "before/now")
-    for stage in Stage.allCases {
+    for stage in Stage.allCases where !stage.isPage {
         guard let one = instructions(stage, count: small, port: sink.port), let three = instructions(stage, count: 3 * small, port: sink.port) else {
             table.add(stage.rawValue, "failed", "", "")
             continue
@@ -88,6 +88,26 @@ if hasValgrind {
         print("split: track \(format(track, decimals: 0)), journal read-back + encode + sender loop \(format(null - track, decimals: 0)), "
               + "HTTP (URLSession) \(format(http - null, decimals: 0)) Ir/event")
     }
+    // The same stages for a page's impressions journaled as one record (24 products a page), per impression.
+    print("\nsingle events vs page impressions (one record per \(Workload.pageSize)-product page), Ir per event, same run")
+    var pages = Table("stage", "single event", "page impression", "single/page")
+    let pairs: [(String, Stage, Stage)] = [("track", .track, .trackPage), ("read-back", .readBack, .readBackPage),
+                                          ("deliver-null", .deliverNull, .deliverPageNull), ("deliver-http", .deliverHTTP, .deliverPageHTTP)]
+    for (name, single, page) in pairs {
+        if perEvent[page] == nil, let one = instructions(page, count: small, port: sink.port),
+           let three = instructions(page, count: 3 * small, port: sink.port) {
+            perEvent[page] = (three - one) / Double(2 * small)
+        }
+        let left = perEvent[single].map { format($0, decimals: 0) } ?? "failed"
+        let right = perEvent[page].map { format($0, decimals: 0) } ?? "failed"
+        let ratio = perEvent[single].flatMap { a in perEvent[page].map { format(a / $0, decimals: 1) + "x" } } ?? ""
+        pages.add(name, left, right, ratio)
+    }
+    pages.print()
+    if let total = perEvent[.deliverPageHTTP] {
+        print("end to end for page impressions: \(format(total, decimals: 0)) Ir/event; target at most \(Int(targetInstructions)): "
+              + "ratio \(format(total / targetInstructions, decimals: 2)) (\(verdict(total <= targetInstructions)))")
+    }
 } else {
     print("\ninstructions per event: SKIPPED (valgrind is not installed; Benchmarks/run installs it with apt-get when it can)")
 }
@@ -97,14 +117,16 @@ let events = Int(ProcessInfo.processInfo.environment["RECOKIT_DELIVERY_EVENTS"] 
 let requests = Workload.batches(Workload.records(events)).map {
     httpRequest(body: Workload.segmentify(port: sink.port).request(forRecords: $0).body, port: sink.port)
 }
-var best = (deliver: 0.0, write: 0.0)
+var best = (deliver: 0.0, deliverPages: 0.0, write: 0.0)
 for round in 0..<3 {
-    for step in 0..<2 {
+    for step in 0..<3 {
         let start = DispatchTime.now().uptimeNanoseconds
-        if (round + step) % 2 == 0 {
-            let delivered = try deliver(count: events, port: sink.port, transport: URLSessionTransport(connectionsPerHost: 4))
-            guard delivered == events else { throw SinkError("delivered \(delivered) of \(events) events") }
-            best.deliver = max(best.deliver, Double(events) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
+        if (round + step) % 3 < 2 {
+            let pages = (round + step) % 3 == 1
+            let (tracked, delivered) = try deliver(count: events, port: sink.port, transport: URLSessionTransport(connectionsPerHost: 4), pages: pages)
+            guard delivered == tracked else { throw SinkError("delivered \(delivered) of \(tracked) events") }
+            let rate = Double(tracked) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            if pages { best.deliverPages = max(best.deliverPages, rate) } else { best.deliver = max(best.deliver, rate) }
         } else {
             try writeRequests(requests, port: sink.port, connections: 4)
             best.write = max(best.write, Double(events) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
@@ -114,11 +136,13 @@ for round in 0..<3 {
 print("\nevents/s to the C sink (\(events) events, 500-event batches, 4 connections; best of 3 interleaved rounds)")
 var rates = Table("path", "events/s", "vs target 1,000,000/s")
 rates.add("track + deliver (Tracker, URLSession)", format(best.deliver, decimals: 0), format(best.deliver / targetRate, decimals: 2))
+rates.add("track pages of \(Workload.pageSize) impressions + deliver", format(best.deliverPages, decimals: 0), format(best.deliverPages / targetRate, decimals: 2))
 rates.add("write the same request bytes (sockets)", format(best.write, decimals: 0), format(best.write / targetRate, decimals: 2))
 rates.add("main a1fb963, track + deliver (reference)", format(beforeRate, decimals: 0), format(beforeRate / targetRate, decimals: 2))
 rates.print()
-print("delivery runs at \(format(best.deliver / best.write, decimals: 2)) of writing the same bytes; "
-      + "target 1,000,000 events/s end to end: \(verdict(best.deliver >= targetRate))")
+print("delivery runs at \(format(best.deliver / best.write, decimals: 2)) (single events) and \(format(best.deliverPages / best.write, decimals: 2)) "
+      + "(page impressions) of writing the same bytes; target 1,000,000 events/s end to end: single \(verdict(best.deliver >= targetRate)), "
+      + "pages \(verdict(best.deliverPages >= targetRate))")
 
 extension Process {
     /// Whether the command runs and exits 0.

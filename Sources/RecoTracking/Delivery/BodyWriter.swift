@@ -56,7 +56,7 @@ public struct BodyWriter: Sendable {
 
     /// Room that any one record's object needs, however its fields are escaped: six bytes for each of
     /// its bytes (`\u00XX`) and `extra` for keys, literals, ids and times.
-    public static func room(for record: EventRecord, extra: Int = 512) -> Int { record.bytes.count * 6 + extra }
+    public static func room(for record: EventRecord, extra: Int = 512) -> Int { record.ownByteCount * 6 + extra }
 
     /// Runs `body` with a cursor that may write up to `room` bytes (the caller's bound; not checked).
     @inlinable public mutating func write(room: Int, _ body: (inout Cursor) -> Void) {

@@ -26,12 +26,20 @@ extension Tracker {
             items.reserveCapacity(batch.payloads.count)
             var unreadable: [(payload: ArraySlice<UInt8>, reason: String)] = []
             for payload in batch.payloads {
-                do { items.append(try EventRecord(bytes: payload)) } catch {
+                do { try EventRecord.read(payload, into: &items) } catch {
                     unreadable.append((payload, "unreadable journal record: \(error)"))
                 }
             }
             var letters = unreadable
-            guard await deliver(items, deadLetters: &letters) else { return }
+            // A page's record holds many events: a batch may hold more than a request takes.
+            var delivered = true
+            var start = 0
+            while delivered, start < items.count {
+                let end = min(items.count, start + maxEvents)
+                delivered = await deliver(start == 0 && end == items.count ? items : Array(items[start..<end]), deadLetters: &letters)
+                start = end
+            }
+            guard delivered else { return }
             // The batch is forgotten only once its dead letters are on disk: nothing goes unrecorded.
             while !deadLetter(letters) {
                 do { try await clock.sleep(for: configuration.retryPolicy.initialDelay) } catch { return }
@@ -82,7 +90,7 @@ extension Tracker {
         var screened: [(payload: ArraySlice<UInt8>, reason: String)] = []
         sendable.reserveCapacity(items.count)
         for item in items {
-            if let reason = destination.screen(item, now: now) { screened.append((item.bytes, reason)) } else { sendable.append(item) }
+            if let reason = destination.screen(item, now: now) { screened.append((item.standaloneBytes(), reason)) } else { sendable.append(item) }
         }
         deadLetters += screened
         guard !sendable.isEmpty else { return true }
@@ -138,10 +146,10 @@ extension Tracker {
             }
             switch verdict.base {
             case .rejected(let reason) where sending.count == 1:
-                deadLetters.append((sending.first!.bytes, reason))
+                deadLetters.append((sending.first!.standaloneBytes(), reason))
             case .tooLarge where sending.count == 1:
                 let said = replyText.isEmpty ? "" : " (\(destination.name) said: \(replyText))"
-                deadLetters.append((sending.first!.bytes, "HTTP 413: the event alone is larger than \(destination.name) accepts\(said)"))
+                deadLetters.append((sending.first!.standaloneBytes(), "HTTP 413: the event alone is larger than \(destination.name) accepts\(said)"))
             case .rejected, .tooLarge:
                 guard await sendHalves(Array(sending), deadLetters: &deadLetters) else { return false }
             default:

@@ -182,7 +182,7 @@ public final class Tracker: Sendable {
         return try track(checked)
     }
 
-    private func requestForcedFlush() throws(TrackingError) {
+    func requestForcedFlush() throws(TrackingError) {
         let allowed = control.withLock { state -> Bool in
             if let last = state.lastForcePush, last.duration(to: .now) < configuration.forcePushInterval { return false }
             state.lastForcePush = .now

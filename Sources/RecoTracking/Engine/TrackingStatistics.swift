@@ -16,7 +16,8 @@ public struct TrackingStatistics: Sendable, Hashable, CustomStringConvertible {
     public var configurationFaults = 0
     /// The last configuration fault or network error, for diagnosis.
     public var lastError: String?
-    /// Events in the journal, not yet acknowledged.
+    /// Records in the journal, not yet acknowledged: one per event, and one for all the impressions of a
+    /// page tracked with `Tracker.track(_: PageImpressions)`.
     public var pending = 0
     /// Bytes of journal on disk (or in memory).
     public var journalBytes = 0

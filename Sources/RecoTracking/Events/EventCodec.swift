@@ -43,35 +43,54 @@ enum EventCodec {
     static func encode(_ event: TrackedEvent) -> [UInt8] { encode(id: event.id, interaction: event.interaction) }
 
     /// Encodes without building a ``TrackedEvent`` (saves copying the interaction on the `track` path).
+    ///
+    /// One pass into an array of the record's exact size: the size is summed first (UTF-8 counts of
+    /// native strings are stored, not counted), then every byte is stored through a pointer, with no
+    /// growth checks and no intermediate strings (params and vendor events, rare, are JSON text first).
     static func encode(id: EventID, interaction: borrowing Interaction) -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(192)
-        let context = interaction.context
-        out.append(version)
-        putFixed(id.run, &out)
-        putFixed(id.sequence, &out)
-        putFixed(UInt64(bitPattern: Int64((interaction.occurred.timeIntervalSince1970 * 1000).rounded(.down))), &out)
-        out.append(code(of: interaction.kind))
+        let paramsText = interaction.context.params.isEmpty ? nil : JSONWriter.string(.object(interaction.context.params))
+        let vendorText = interaction.vendorEvent.map(vendorEventText)
+        let position = interaction.position.map { UInt64(max(0, $0)) + 1 } ?? 0
         var flags: UInt8 = 0
         if interaction.forcePush { flags |= 1 }
-        if let testMode = context.testMode { flags |= testMode ? 6 : 2 }
+        if let testMode = interaction.context.testMode { flags |= testMode ? 6 : 2 }
         if let phase = interaction.searchPhase { flags |= phase == .beforeSearch ? 8 : 16 }
-        out.append(flags)
-        putVarint(interaction.position.map { UInt64(max(0, $0)) + 1 } ?? 0, &out)
-        putString(interaction.instanceId, &out)
-        putString(interaction.interactionId, &out)
-        putString(interaction.productId, &out)
-        putString(context.userId, &out)
-        putString(context.sessionId, &out)
-        putString(context.lang, &out)
-        putString(context.currency, &out)
-        putString(context.pageUrl, &out)
-        putString(context.region, &out)
-        putString(context.os, &out)
-        putString(context.device, &out)
-        putString(context.params.isEmpty ? nil : JSONWriter.string(.object(context.params)), &out)
-        putString(interaction.vendorEvent.map(vendorEventText), &out)
-        return out
+        let millis = UInt64(bitPattern: Int64((interaction.occurred.timeIntervalSince1970 * 1000).rounded(.down)))
+        var size = 27 + RecordWriter.size(of: position)
+        size += RecordWriter.size(of: interaction.instanceId) + RecordWriter.size(of: interaction.interactionId)
+        size += RecordWriter.size(of: interaction.productId) + RecordWriter.size(of: interaction.context.userId)
+        size += RecordWriter.size(of: interaction.context.sessionId) + RecordWriter.size(of: interaction.context.lang)
+        size += RecordWriter.size(of: interaction.context.currency) + RecordWriter.size(of: interaction.context.pageUrl)
+        size += RecordWriter.size(of: interaction.context.region) + RecordWriter.size(of: interaction.context.os)
+        size += RecordWriter.size(of: interaction.context.device) + RecordWriter.size(of: paramsText) + RecordWriter.size(of: vendorText)
+        let kind = code(of: interaction.kind)
+        // A zeroed array (the specialised initialiser; `unsafeUninitializedCapacity` looks its type up at run time).
+        var record = [UInt8](repeating: 0, count: size)
+        record.withUnsafeMutableBufferPointer { buffer in
+            var out = RecordWriter(base: buffer.baseAddress!)
+            out.byte(version)
+            out.fixed(id.run)
+            out.fixed(id.sequence)
+            out.fixed(millis)
+            out.byte(kind)
+            out.byte(flags)
+            out.varint(position)
+            out.string(interaction.instanceId)
+            out.string(interaction.interactionId)
+            out.string(interaction.productId)
+            out.string(interaction.context.userId)
+            out.string(interaction.context.sessionId)
+            out.string(interaction.context.lang)
+            out.string(interaction.context.currency)
+            out.string(interaction.context.pageUrl)
+            out.string(interaction.context.region)
+            out.string(interaction.context.os)
+            out.string(interaction.context.device)
+            out.string(paramsText)
+            out.string(vendorText)
+            precondition(out.index == size, "an event record's size was summed wrong")
+        }
+        return record
     }
 
     static func decode(_ bytes: ArraySlice<UInt8>) throws(TrackingError) -> TrackedEvent {
@@ -118,11 +137,11 @@ enum EventCodec {
         return VendorEvent(vendor: Vendor(rawValue: vendor), name: name, fields: fields)
     }
 
-    private static func putFixed(_ value: UInt64, _ out: inout [UInt8]) {
+    static func putFixed(_ value: UInt64, _ out: inout [UInt8]) {
         for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
     }
 
-    private static func putVarint(_ number: UInt64, _ out: inout [UInt8]) {
+    static func putVarint(_ number: UInt64, _ out: inout [UInt8]) {
         var value = number
         while value >= 0x80 {
             out.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -131,7 +150,7 @@ enum EventCodec {
         out.append(UInt8(value))
     }
 
-    private static func putString(_ optional: String?, _ out: inout [UInt8]) {
+    static func putString(_ optional: String?, _ out: inout [UInt8]) {
         guard var value = optional else { out.append(0); return }
         value.withUTF8 { utf8 in
             putVarint(UInt64(utf8.count) + 1, &out)

@@ -16,7 +16,8 @@ public struct EventRecord: Sendable {
         case vendorEvent
     }
 
-    /// The record's bytes (the journal's payload, as ``TrackedEvent`` is written by the codec).
+    /// The record's bytes (the journal's payload, as ``TrackedEvent`` is written by the codec); for one
+    /// impression of a page's record, the whole page's record (see ``standaloneBytes()``).
     public let bytes: ArraySlice<UInt8>
     /// The tracker's id of the event.
     public let id: EventID
@@ -27,6 +28,8 @@ public struct EventRecord: Sendable {
     /// The position in the block, if known.
     public let position: Int?
     private let flags: UInt8
+    /// Whether the record is one impression of a page record (``bytes`` then holds the whole page).
+    let isPageImpression: Bool
     /// Each field as its offset from the first byte (high 32 bits) and its length + 1 (low 32 bits); 0 when absent.
     @usableFromInline let spans: Spans
 
@@ -44,7 +47,10 @@ public struct EventRecord: Sendable {
     public init(bytes: ArraySlice<UInt8>) throws(TrackingError) {
         self.bytes = bytes
         let parsed = bytes.withUnsafeBufferPointer { Self.parse($0) }
-        guard let parsed else { throw .journal(bytes.first == 1 || bytes.first == 2 ? "truncated event record" : "unknown event record version") }
+        guard let parsed else {
+            if bytes.first == PageRecordCodec.version { throw .journal("a page record holds several events: read it with EventRecord.read(_:into:)") }
+            throw .journal(bytes.first == 1 || bytes.first == 2 ? "truncated event record" : "unknown event record version")
+        }
         id = EventID(run: parsed.run, sequence: parsed.sequence)
         occurredMilliseconds = Int64(bitPattern: parsed.millis)
         guard let kind = EventCodec.kind(code: parsed.kind) else { throw .journal("truncated event record") }
@@ -52,11 +58,25 @@ public struct EventRecord: Sendable {
         flags = parsed.flags
         position = parsed.position == 0 ? nil : Int(truncatingIfNeeded: parsed.position - 1)
         spans = parsed.spans
+        isPageImpression = false
         let hasVendorEvent = spans[.vendorEvent] != 0
         if (kind == .vendorEvent) != hasVendorEvent {
             throw .journal("event record with kind \(kind.rawValue) and \(hasVendorEvent ? "a" : "no") vendor event")
         }
         if hasVendorEvent { _ = try EventCodec.decode(bytes) } // its JSON text must read too
+    }
+
+    /// A record whose layout is already read (a page record's impression).
+    init(bytes: ArraySlice<UInt8>, id: EventID, occurredMilliseconds: Int64, kind: Interaction.Kind, position: Int?,
+         flags: UInt8, spans: Spans, isPageImpression: Bool) {
+        self.bytes = bytes
+        self.id = id
+        self.occurredMilliseconds = occurredMilliseconds
+        self.kind = kind
+        self.position = position
+        self.flags = flags
+        self.spans = spans
+        self.isPageImpression = isPageImpression
     }
 
     private struct Parsed {
@@ -109,7 +129,29 @@ public struct EventRecord: Sendable {
     }
 
     /// The whole event as a value.
-    public func event() throws(TrackingError) -> TrackedEvent { try EventCodec.decode(bytes) }
+    public func event() throws(TrackingError) -> TrackedEvent {
+        isPageImpression ? PageRecordCodec.event(of: self) : try EventCodec.decode(bytes)
+    }
+
+    /// The event alone as a journal record: ``bytes`` itself, or for one impression of a page record,
+    /// that impression written as a record of its own (same id), as dead letters keep it.
+    public func standaloneBytes() -> ArraySlice<UInt8> {
+        isPageImpression ? EventCodec.encode(PageRecordCodec.event(of: self))[...] : bytes
+    }
+
+    /// About how many of ``bytes`` are this event's own (for sizing buffers; a page record's impression
+    /// counts its shared context and its own fields, not the whole page).
+    public var ownByteCount: Int {
+        guard isPageImpression else { return bytes.count }
+        // Every field's length + 1 (0 when absent) and a byte for its marker, read straight from the spans.
+        return withUnsafeBytes(of: spans.values) { raw in
+            var total = 27
+            for offset in stride(from: 0, to: raw.count, by: 8) {
+                total += Int(truncatingIfNeeded: raw.load(fromByteOffset: offset, as: UInt64.self) & 0xFFFF_FFFF) + 1
+            }
+            return total
+        }
+    }
 
     /// Where a field lies in ``bytes`` (indices of the slice), nil when absent.
     public func range(_ field: Field) -> Range<Int>? {

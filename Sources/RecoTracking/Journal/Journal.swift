@@ -47,12 +47,13 @@ final class Journal: @unchecked Sendable {
     /// `assigningSequence`, the sequence number written into the event's id, so numbering and appending
     /// share one lock. In batched mode a full buffer is written out here; a disk error then stays for
     /// ``commit()`` and the next appends to report (the record itself is accepted and kept).
+    /// `events`: how many sequence numbers the record takes (a page's impressions: one each).
     /// `wakesSenders`: this append reached the serial idle senders wait for (``wakeSenders(at:)``).
-    func append(_ record: consuming [UInt8], assigningSequence: Bool) throws(TrackingError)
+    func append(_ record: consuming [UInt8], assigningSequence: Bool, events: Int = 1) throws(TrackingError)
         -> (serial: Int, sequence: UInt64, wakesSenders: Bool) {
         var payload = record
         let (appended, due, wakes) = try withState { (state: inout JournalState) throws(TrackingError) in
-            let appended = try state.append(&payload, assigningSequence: assigningSequence)
+            let appended = try state.append(&payload, assigningSequence: assigningSequence, events: events)
             let wakes = appended.serial >= state.wakeSendersAt
             if wakes { state.wakeSendersAt = .max }
             return (appended, state.flushDue && !state.isStrict, wakes)
@@ -184,7 +185,11 @@ final class Journal: @unchecked Sendable {
     /// Reads and parses the records of one plan, up to its count and byte limits.
     private func read(_ plan: JournalState.ReadPlan, firstMayExceed: Bool) throws(TrackingError) -> JournalState.ReadChunk {
         let name = JournalState.fileName(plan.segment)
-        var wanted = min(plan.end - plan.offset, plan.maxBytes + 64 * 1024)
+        // Room for the plan's count of typical records (an event's is 150-400 bytes, framed), not its
+        // whole byte limit: reading 576 KiB to take 500 small records copied each byte five times. A
+        // batch of larger records reads on in the next chunk (`take` plans again until it is full).
+        let typical = plan.maxCount < Int.max / 512 ? plan.maxCount * 512 : Int.max
+        var wanted = min(plan.end - plan.offset, min(plan.maxBytes, typical) + 16 * 1024)
         while true {
             let bytes: [UInt8]
             do { bytes = try storage.read(name, offset: plan.offset, count: wanted) } catch { throw error.trackingError }

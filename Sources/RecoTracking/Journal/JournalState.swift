@@ -113,8 +113,9 @@ struct JournalState {
     // MARK: Appending
 
     /// Takes a record into the buffer; returns its serial and, when `assigningSequence`, the sequence
-    /// number written into the event's id (bytes 9..<17 of an ``EventCodec`` payload).
-    mutating func append(_ payload: inout [UInt8], assigningSequence: Bool) throws(TrackingError) -> (serial: Int, sequence: UInt64) {
+    /// number written into the event's id (bytes 9..<17 of an ``EventCodec`` payload). A record of
+    /// `events` events (a page's impressions) takes that many consecutive numbers; the first is written.
+    mutating func append(_ payload: inout [UInt8], assigningSequence: Bool, events: Int = 1) throws(TrackingError) -> (serial: Int, sequence: UInt64) {
         guard !intakeClosed else { throw .shutDown }
         // Batched: while the disk fails, what is accepted could not be made durable; refuse instead.
         if case .batched = durability, let diskError { throw diskError }
@@ -125,8 +126,8 @@ struct JournalState {
         }
         var number: UInt64 = 0
         if assigningSequence {
-            nextSequence += 1
-            number = nextSequence
+            number = nextSequence + 1
+            nextSequence += UInt64(max(1, events))
             for index in 0..<8 { payload[9 + index] = UInt8(truncatingIfNeeded: number >> UInt64(index * 8)) }
         }
         lastSerial += 1

@@ -179,12 +179,11 @@ enum RecordFrame {
 
     /// The checksum of where a record stands, seeding its payload's checksum.
     static func placeChecksum(segment: UInt64, offset: Int, length: UInt32) -> UInt32 {
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(20)
-        putUInt64(segment, &bytes)
-        putUInt64(UInt64(offset), &bytes)
-        putUInt32(length, &bytes)
-        return CRC32.checksum(bytes)
+        // The 20 bytes (segment, offset, length, little endian) on the stack: no array per record.
+        let place = (segment.littleEndian, UInt64(offset).littleEndian, length.littleEndian)
+        return withUnsafeBytes(of: place) { raw in
+            raw.prefix(20).withMemoryRebound(to: UInt8.self) { CRC32.checksum($0, continuing: 0) }
+        }
     }
 
     static func readUInt32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
@@ -196,10 +195,10 @@ enum RecordFrame {
     }
 
     static func putUInt32(_ value: UInt32, _ output: inout [UInt8]) {
-        for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+        withUnsafeBytes(of: value.littleEndian) { output.append(contentsOf: $0) }
     }
 
     static func putUInt64(_ value: UInt64, _ output: inout [UInt8]) {
-        for shift in stride(from: 0, to: 64, by: 8) { output.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        withUnsafeBytes(of: value.littleEndian) { output.append(contentsOf: $0) }
     }
 }

@@ -10,7 +10,7 @@ extension SegmentifyEventEncoder {
     /// to merge `eventId` in key order) and a vendor event (its fields are a JSON object to merge) go
     /// through values.
     public static func body(records: [EventRecord], includeEventIds: Bool = true) -> Data {
-        var body = BodyWriter(capacity: 2 + records.reduce(0) { $0 + $1.bytes.count + 160 })
+        var body = BodyWriter(capacity: 2 + records.reduce(0) { $0 + $1.ownByteCount + 160 })
         body.append(byte: UInt8(ascii: "["))
         for index in records.indices {
             write(records[index], includeEventId: includeEventIds, first: index == 0, to: &body)

@@ -1,0 +1,160 @@
+import Foundation
+
+/// The journal's record of a page's impressions (``PageImpressions``): one record, read back as one
+/// ``EventRecord`` per impression, numbered from the record's first sequence number.
+///
+/// Layout (version 3): version byte; run and first sequence (8 bytes each, little endian); occurred in
+/// epoch milliseconds (8 bytes); kind (always impression's code); flags (as ``EventCodec``'s); the number
+/// of impressions (varint); the shared strings userId, sessionId, lang, currency, pageUrl, region, os,
+/// device and the params as JSON text; then per impression the strings instanceId, interactionId,
+/// productId and its position (varint of position + 1, 0 when absent). Strings are written as in
+/// ``EventCodec``: a varint of (length + 1) and UTF-8 bytes, 0 meaning absent.
+enum PageRecordCodec {
+    static let version: UInt8 = 3
+    private static let sharedFields: [EventRecord.Field] = [.userId, .sessionId, .lang, .currency, .pageUrl, .region, .os, .device, .params]
+
+    /// The page's record, its sequence number left 0 for the journal to fill in (one pass into an array
+    /// of the exact size, as ``EventCodec/encode(id:interaction:)``).
+    static func encode(_ page: borrowing PageImpressions, run: UInt64) -> [UInt8] {
+        let paramsText = page.context.params.isEmpty ? nil : JSONWriter.string(.object(page.context.params))
+        var flags: UInt8 = 0
+        if page.forcePush { flags |= 1 }
+        if let testMode = page.context.testMode { flags |= testMode ? 6 : 2 }
+        let millis = UInt64(bitPattern: Int64((page.occurred.timeIntervalSince1970 * 1000).rounded(.down)))
+        let count = page.impressions.count
+        var size = 27 + RecordWriter.size(of: UInt64(count))
+        size += RecordWriter.size(of: page.context.userId) + RecordWriter.size(of: page.context.sessionId)
+        size += RecordWriter.size(of: page.context.lang) + RecordWriter.size(of: page.context.currency)
+        size += RecordWriter.size(of: page.context.pageUrl) + RecordWriter.size(of: page.context.region)
+        size += RecordWriter.size(of: page.context.os) + RecordWriter.size(of: page.context.device) + RecordWriter.size(of: paramsText)
+        for impression in page.impressions {
+            size += RecordWriter.size(of: impression.instanceId) + RecordWriter.size(of: impression.interactionId)
+            size += RecordWriter.size(of: impression.productId) + RecordWriter.size(of: position(impression))
+        }
+        // A zeroed array (the specialised initialiser; `unsafeUninitializedCapacity` looks its type up at run time).
+        var record = [UInt8](repeating: 0, count: size)
+        record.withUnsafeMutableBufferPointer { buffer in
+            var out = RecordWriter(base: buffer.baseAddress!)
+            out.byte(version)
+            out.fixed(run)
+            out.fixed(0)
+            out.fixed(millis)
+            out.byte(0) // EventCodec's code of .impression
+            out.byte(flags)
+            out.varint(UInt64(count))
+            out.string(page.context.userId)
+            out.string(page.context.sessionId)
+            out.string(page.context.lang)
+            out.string(page.context.currency)
+            out.string(page.context.pageUrl)
+            out.string(page.context.region)
+            out.string(page.context.os)
+            out.string(page.context.device)
+            out.string(paramsText)
+            for impression in page.impressions {
+                out.string(impression.instanceId)
+                out.string(impression.interactionId)
+                out.string(impression.productId)
+                out.varint(position(impression))
+            }
+            precondition(out.index == size, "a page record's size was summed wrong")
+        }
+        return record
+    }
+
+    private static func position(_ impression: PageImpressions.Impression) -> UInt64 {
+        impression.position.map { UInt64(max(0, $0)) + 1 } ?? 0
+    }
+
+    /// Appends one record per impression of a page record to `records` (nothing when it throws).
+    static func read(_ payload: ArraySlice<UInt8>, into records: inout [EventRecord]) throws(TrackingError) {
+        let before = records.count
+        let complete = payload.withUnsafeBufferPointer { buffer -> Bool in
+            let count = buffer.count
+            guard count >= 28, buffer[0] == version, buffer[25] == 0 else { return false }
+            func fixed(_ at: Int) -> UInt64 { UnsafeRawPointer(buffer.baseAddress! + at).loadUnaligned(as: UInt64.self).littleEndian }
+            let run = fixed(1), first = fixed(9), millis = Int64(bitPattern: fixed(17)), flags = buffer[26]
+            var index = 27
+            func varint() -> UInt64? {
+                var value: UInt64 = 0
+                var shift: UInt64 = 0
+                while index < count {
+                    let next = buffer[index]
+                    index += 1
+                    value |= UInt64(next & 0x7F) << shift
+                    if next < 0x80 { return value }
+                    shift += 7
+                    if shift > 63 { return nil }
+                }
+                return nil
+            }
+            /// The span of the next string (0 when absent), nil when it runs past the end.
+            func span() -> UInt64? {
+                guard let marker = varint() else { return nil }
+                if marker == 0 { return 0 }
+                guard marker - 1 <= UInt64(count - index), marker < UInt64(UInt32.max) else { return nil }
+                defer { index += Int(marker - 1) }
+                return UInt64(index) << 32 | marker
+            }
+            // Every impression takes at least 4 bytes: a count larger than that allows is damage.
+            guard let impressions = varint(), impressions > 0, impressions <= UInt64(count - index) / 4 else { return false }
+            var shared = EventRecord.Spans()
+            for field in sharedFields {
+                guard let value = span() else { return false }
+                shared[field] = value
+            }
+            // No exact reserveCapacity here: called page after page, it would copy the array each time.
+            if records.capacity < before + Int(impressions) { records.reserveCapacity(max(2 * records.capacity, before + Int(impressions))) }
+            for number in 0..<impressions {
+                var spans = shared
+                guard let instanceId = span(), let interactionId = span(), let productId = span(), let position = varint() else { return false }
+                spans[.instanceId] = instanceId
+                spans[.interactionId] = interactionId
+                spans[.productId] = productId
+                records.append(EventRecord(bytes: payload, id: EventID(run: run, sequence: first &+ number), occurredMilliseconds: millis,
+                                           kind: .impression, position: position == 0 ? nil : Int(truncatingIfNeeded: position - 1),
+                                           flags: flags, spans: spans, isPageImpression: true))
+            }
+            return index == count
+        }
+        guard complete else {
+            records.removeSubrange(before...)
+            throw .journal("truncated or damaged page impressions record")
+        }
+    }
+
+    /// One impression of a page record as a value.
+    static func event(of record: EventRecord) -> TrackedEvent {
+        var params: [String: JSONValue] = [:]
+        if let text = record.string(.params), let object = (try? JSONValue(parsing: text))?.objectValue { params = object }
+        let context = InteractionContext(userId: record.string(.userId), sessionId: record.string(.sessionId), lang: record.string(.lang),
+                                         currency: record.string(.currency), pageUrl: record.string(.pageUrl), region: record.string(.region),
+                                         testMode: record.testMode, os: record.string(.os), device: record.string(.device), params: params)
+        let interaction = Interaction(kind: .impression, instanceId: record.string(.instanceId) ?? "",
+                                      interactionId: record.string(.interactionId) ?? "", productId: record.string(.productId),
+                                      position: record.position, context: context, occurred: record.occurred, forcePush: record.forcePush)
+        return TrackedEvent(id: record.id, interaction: interaction)
+    }
+}
+
+extension EventRecord {
+    /// Appends the events of a journal record to `records`: one for an event's record, one per
+    /// impression for a page's record (``PageImpressions``). Throws, appending nothing, when it cannot be read.
+    public static func read(_ payload: ArraySlice<UInt8>, into records: inout [EventRecord]) throws(TrackingError) {
+        if payload.first == PageRecordCodec.version {
+            try PageRecordCodec.read(payload, into: &records)
+        } else {
+            records.append(try EventRecord(bytes: payload))
+        }
+    }
+}
+
+extension PageImpressions {
+    /// The record a tracker of run `run` journals for this page, its impressions numbered from
+    /// `firstSequence` (for tools and benchmarks that read records without a tracker).
+    public static func journalRecord(of page: PageImpressions, run: UInt64, firstSequence: UInt64 = 1) -> ArraySlice<UInt8> {
+        var bytes = PageRecordCodec.encode(page, run: run)
+        for index in 0..<8 { bytes[9 + index] = UInt8(truncatingIfNeeded: firstSequence >> UInt64(index * 8)) }
+        return bytes[...]
+    }
+}

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a journal record's fields through a pointer into room its caller sized exactly
+/// (``size(of:)-(String?)`` per field): no growth or bounds checks on the `track` path.
+struct RecordWriter {
+    let base: UnsafeMutablePointer<UInt8>
+    private(set) var index = 0
+
+    init(base: UnsafeMutablePointer<UInt8>) { self.base = base }
+
+    /// Bytes of a varint.
+    static func size(of number: UInt64) -> Int { number < 0x80 ? 1 : (64 - number.leadingZeroBitCount + 6) / 7 }
+
+    /// Bytes of a string field: its length marker and its UTF-8.
+    static func size(of string: String?) -> Int {
+        guard let string else { return 1 }
+        let count = string.utf8.count
+        return size(of: UInt64(count) + 1) + count
+    }
+
+    mutating func byte(_ value: UInt8) {
+        base[index] = value
+        index += 1
+    }
+
+    /// Little endian, 8 bytes.
+    mutating func fixed(_ value: UInt64) {
+        UnsafeMutableRawPointer(base + index).storeBytes(of: value.littleEndian, as: UInt64.self)
+        index += 8
+    }
+
+    mutating func varint(_ number: UInt64) {
+        var value = number
+        while value >= 0x80 {
+            byte(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        byte(UInt8(value))
+    }
+
+    /// A varint of (length + 1) and the UTF-8 bytes; 0 for absent.
+    mutating func string(_ optional: String?) {
+        guard let string = optional else { byte(0); return }
+        var text = string
+        let count = text.utf8.count
+        varint(UInt64(count) + 1)
+        let target = base + index
+        // Native strings hand their UTF-8 over as it is (others are made native first).
+        text.withUTF8 { bytes in
+            if let source = bytes.baseAddress { memcpy(target, source, bytes.count) }
+        }
+        index += count
+    }
+}
