@@ -77,18 +77,23 @@ extension RecommendationsClient {
         let ready = pending.compactMap { if case .ready(let stored) = $0 { stored } else { nil } }
         if ready.count == pending.count { return ready.map { .success($0) } }
         return await withTaskGroup(of: (Int, Result<RecommendationsCache.Stored, NoWidgets>).self) { group in
-            for (index, (waiting, request)) in zip(pending, requests).enumerated() {
-                group.addTask {
-                    do throws(NoWidgets) {
-                        return (index, .success(try await self.settle(waiting, request, budget: budget)))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
+            for index in pending.indices {
+                let (waiting, request) = (pending[index], requests[index])
+                group.addTask { (index, await self.settled(waiting, request, budget: budget)) }
             }
-            var answers = [Result<RecommendationsCache.Stored, NoWidgets>](repeating: .failure(.outOfBudget(.segmentify, budget: budget)), count: pending.count)
-            for await (index, answer) in group { answers[index] = answer }
-            return answers
+            var answers: [(Int, Result<RecommendationsCache.Stored, NoWidgets>)] = []
+            answers.reserveCapacity(pending.count)
+            for await answer in group { answers.append(answer) }
+            return answers.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+
+    /// ``settle(_:_:budget:)`` as a result.
+    private func settled(_ pending: Pending, _ request: RecommendationsRequest, budget: Duration) async -> Result<RecommendationsCache.Stored, NoWidgets> {
+        do throws(NoWidgets) {
+            return .success(try await settle(pending, request, budget: budget))
+        } catch {
+            return .failure(error)
         }
     }
 }
