@@ -9,10 +9,12 @@
 #   decode  parsing and decoding the vendors' replies        } thread CPU of each stage, summed by the
 #   render  rendering the blocks                              } server (StageClock, --profile) and divided
 #   track   journaling the impressions                        } by the pages served
+#   lookup  finding the blocks in the cache (cached)          }
+#   remember  remembering the blocks shown per visitor        }
 #   serve   everything a bare page costs (HTTP, routing, cookies, the page's HTML): the bare page's CPU per page
 #   rest    total minus the above: building and sending the vendor requests and reading the replies
-#           (uncached), asking the cache (cached), the trackers encoding and delivering events to the
-#           stand-in in the background, remembering the blocks shown per visitor, and writing the larger page
+#           (uncached), the trackers encoding and delivering events to the stand-in in the background,
+#           and writing the larger page
 # Not run by CI (a benchmark, not a test). Needs `wrk` (Debian: apt-get install -y wrk).
 # Usage: Samples/Storefront/measure.sh [duration, default 10s] [connections, default 16] [threads, default 2]
 set -euo pipefail
@@ -46,7 +48,7 @@ start() { # name, port, extra options…
     echo "measure.sh: the $name server did not start; its log:" >&2; cat "$work/$name.log" >&2; exit 1
 }
 start uncached "$port"
-uncached_pid=${pids[2]}
+uncached_pid=${pids[1]}
 start cached "$cached_port" --cache-ttl 60
 cached_pid=${pids[2]}
 
@@ -74,7 +76,7 @@ run() {
     {
         echo "rps=$rps"; echo "p99=$p99"; echo "requests=$requests"
         echo "cpu_us=$(awk -v t=$((after_ticks - before_ticks)) -v hz="$(getconf CLK_TCK)" -v n="$requests" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')"
-        for stage in decode render track; do
+        for stage in decode render track lookup remember; do
             echo "${stage}_us=$(awk -v a="$(field "$after" "${stage}_ns")" -v b="$(field "$before" "${stage}_ns")" -v n="$requests" 'BEGIN { printf "%.1f", (a - b) / 1e3 / n }')"
         done
     } > "$work/$label.figures"
@@ -90,12 +92,13 @@ run cached "$cached_port" "$cached_pid" "/products/100900"
 run same-bytes "$port" "$uncached_pid" "/static"
 
 serve=$(get bare cpu_us)
-printf '%-11s %10s %9s %9s | %8s %8s %8s %8s %8s  (CPU µs per page)\n' case "req/s" p99 total decode render track serve rest
+printf '%-11s %10s %9s %9s | %8s %8s %8s %8s %8s %8s %8s  (CPU µs per page)\n' case "req/s" p99 total decode render track lookup remember serve rest
 for label in bare same-bytes uncached cached; do
     total=$(get "$label" cpu_us); decode=$(get "$label" decode_us); render=$(get "$label" render_us); track=$(get "$label" track_us)
+    lookup=$(get "$label" lookup_us); remember=$(get "$label" remember_us)
     if [ "$label" = uncached ] || [ "$label" = cached ]; then
-        fetch=$(awk -v t="$total" -v d="$decode" -v r="$render" -v k="$track" -v s="$serve" 'BEGIN { printf "%.1f", t - d - r - k - s }')
-        printf '%-11s %10s %9s %9s | %8s %8s %8s %8s %8s\n' "$label" "$(get "$label" rps)" "$(get "$label" p99)" "$total" "$decode" "$render" "$track" "$serve" "$fetch"
+        rest=$(awk -v t="$total" -v d="$decode" -v r="$render" -v k="$track" -v l="$lookup" -v m="$remember" -v s="$serve" 'BEGIN { printf "%.1f", t - d - r - k - l - m - s }')
+        printf '%-11s %10s %9s %9s | %8s %8s %8s %8s %8s %8s %8s\n' "$label" "$(get "$label" rps)" "$(get "$label" p99)" "$total" "$decode" "$render" "$track" "$lookup" "$remember" "$serve" "$rest"
     else
         printf '%-11s %10s %9s %9s |\n' "$label" "$(get "$label" rps)" "$(get "$label" p99)" "$total"
     fi

@@ -42,7 +42,9 @@ public struct RecommendationSource: Sendable {
     public func blocks(forProduct productId: String, visitor: Visitor, pageURL: String, name: String,
                        render: ([Widget<StoreProduct>]) throws -> RenderedPage<StoreProduct>) async -> RenderedPage<StoreProduct> {
         let shared = cache != nil
-        if shared, let kept = client.keptPage(for: cacheKeys(productId: productId), as: StoreProduct.self, name: name) { return kept }
+        if shared, let kept = StageClock.shared.measure(.lookup, {
+            client.keptPage(for: cacheKeys(productId: productId), as: StoreProduct.self, name: name)
+        }) { return kept }
         let requests = [segmentifyRequest(productId: productId, visitor: visitor, pageURL: pageURL, shared: shared),
                         retenoRequest(productId: productId, shared: shared)].compactMap { $0 }
         do {

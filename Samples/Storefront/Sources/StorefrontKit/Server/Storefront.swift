@@ -107,8 +107,10 @@ public struct Storefront: Sendable {
             try render(Self.without(productId, in: widgets))
         }
         guard !blocks.widgets.isEmpty else { return "" }
-        rendered.record(blocks.widgets.map { RenderedWidgets.Shown(vendor: $0.vendor, instanceId: $0.instanceId, interactionId: $0.interactionId) },
-                        for: visitor.id)
+        StageClock.shared.measure(.remember) {
+            rendered.record(blocks.widgets.map { RenderedWidgets.Shown(vendor: $0.vendor, instanceId: $0.instanceId, interactionId: $0.interactionId) },
+                            for: visitor.id)
+        }
         StageClock.shared.measure(.track) { tracking.rendered(blocks.widgets, context: Self.context(visitor: visitor, pageURL: pageURL)) }
         return blocks.html
     }
