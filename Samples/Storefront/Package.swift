@@ -65,6 +65,7 @@ let package = Package(
             dependencies: [
                 "StorefrontKit",
                 "StorefrontCore",
+                .product(name: "RecoPage", package: "RecoKit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Measures the product page's cost per stage, in one run: the bare page (no blocks), the page with its
 # blocks uncached (every page asks the vendors), and with its blocks cached (--cache-ttl), plus the same
-# bytes served from memory with no work. Two release servers on 127.0.0.1 (one uncached, one cached), each
-# with its stand-in vendor in process, run with --profile; wrk drives each case in turn.
+# bytes served from memory with no work. Two release servers on 127.0.0.1 (one uncached, one cached) run
+# with --profile; their vendor is one stand-in in its own process (--stand-in-only), as a remote vendor
+# would be, so its answering and parsing are not counted; wrk drives each case in turn.
 #
 # Per page it reports the process's CPU (utime+stime from /proc, so Linux only) and its split:
 #   decode  parsing and decoding the vendors' replies        } thread CPU of each stage, summed by the
 #   render  rendering the blocks                              } server (StageClock, --profile) and divided
 #   track   journaling the impressions                        } by the pages served
+#   lookup  finding the blocks in the cache (cached)          }
+#   remember  remembering the blocks shown per visitor        }
 #   serve   everything a bare page costs (HTTP, routing, cookies, the page's HTML): the bare page's CPU per page
-#   rest    total minus the above: sending the vendor requests and reading the replies (uncached), the
-#           in-process stand-in vendor answering them and parsing the tracking batches, the trackers
-#           encoding and delivering events in the background, remembering the blocks shown per visitor,
+#   rest    total minus the above: building and sending the vendor requests and reading the replies
+#           (uncached), the trackers encoding and delivering events to the stand-in in the background,
 #           and writing the larger page
 # Not run by CI (a benchmark, not a test). Needs `wrk` (Debian: apt-get install -y wrk).
 # Usage: Samples/Storefront/measure.sh [duration, default 10s] [connections, default 16] [threads, default 2]
@@ -19,7 +21,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
 duration="${1:-10s}"; connections="${2:-16}"; threads="${3:-2}"
-port="${STOREFRONT_PORT:-18080}"; cached_port=$((port + 2))
+port="${STOREFRONT_PORT:-18080}"; cached_port=$((port + 2)); vendor_port=$((port + 4))
 command -v wrk >/dev/null || { echo "measure.sh: wrk is not installed (apt-get install -y wrk)" >&2; exit 1; }
 [ -r /proc/self/stat ] || { echo "measure.sh: needs /proc (Linux) to read the server's CPU time" >&2; exit 1; }
 
@@ -30,10 +32,14 @@ pids=()
 cleanup() { for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 
+"$bin" --stand-in-only --vendor-port "$vendor_port" > "$work/stand-in.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 100); do curl -fsS -o /dev/null "http://127.0.0.1:$vendor_port/stand-in/events" 2>/dev/null && break; sleep 0.1; done
+
 start() { # name, port, extra options…
     local name=$1 at=$2; shift 2
-    "$bin" --port "$at" --vendor-port $((at + 1)) --journal "$work/$name-journal" --static-page "$work/page.html" --profile "$@" \
-        > "$work/$name.log" 2>&1 &
+    "$bin" --port "$at" --vendor-url "http://127.0.0.1:$vendor_port" --journal "$work/$name-journal" --static-page "$work/page.html" \
+        --profile "$@" > "$work/$name.log" 2>&1 &
     pids+=($!)
     for _ in $(seq 1 100); do
         curl -fsS -o /dev/null "http://127.0.0.1:$at/products/100900?blocks=off" 2>/dev/null && return 0
@@ -42,9 +48,9 @@ start() { # name, port, extra options…
     echo "measure.sh: the $name server did not start; its log:" >&2; cat "$work/$name.log" >&2; exit 1
 }
 start uncached "$port"
-uncached_pid=${pids[0]}
+uncached_pid=${pids[1]}
 start cached "$cached_port" --cache-ttl 60
-cached_pid=${pids[1]}
+cached_pid=${pids[2]}
 
 # The page with its blocks, kept: /static serves these bytes as they are (the reference for the bytes alone).
 curl -fsS -o "$work/page.html" "http://127.0.0.1:$port/products/100900"
@@ -70,7 +76,7 @@ run() {
     {
         echo "rps=$rps"; echo "p99=$p99"; echo "requests=$requests"
         echo "cpu_us=$(awk -v t=$((after_ticks - before_ticks)) -v hz="$(getconf CLK_TCK)" -v n="$requests" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')"
-        for stage in decode render track; do
+        for stage in decode render track lookup remember; do
             echo "${stage}_us=$(awk -v a="$(field "$after" "${stage}_ns")" -v b="$(field "$before" "${stage}_ns")" -v n="$requests" 'BEGIN { printf "%.1f", (a - b) / 1e3 / n }')"
         done
     } > "$work/$label.figures"
@@ -86,12 +92,13 @@ run cached "$cached_port" "$cached_pid" "/products/100900"
 run same-bytes "$port" "$uncached_pid" "/static"
 
 serve=$(get bare cpu_us)
-printf '%-11s %10s %9s %9s | %8s %8s %8s %8s %8s  (CPU µs per page)\n' case "req/s" p99 total decode render track serve rest
+printf '%-11s %10s %9s %9s | %8s %8s %8s %8s %8s %8s %8s  (CPU µs per page)\n' case "req/s" p99 total decode render track lookup remember serve rest
 for label in bare same-bytes uncached cached; do
     total=$(get "$label" cpu_us); decode=$(get "$label" decode_us); render=$(get "$label" render_us); track=$(get "$label" track_us)
+    lookup=$(get "$label" lookup_us); remember=$(get "$label" remember_us)
     if [ "$label" = uncached ] || [ "$label" = cached ]; then
-        fetch=$(awk -v t="$total" -v d="$decode" -v r="$render" -v k="$track" -v s="$serve" 'BEGIN { printf "%.1f", t - d - r - k - s }')
-        printf '%-11s %10s %9s %9s | %8s %8s %8s %8s %8s\n' "$label" "$(get "$label" rps)" "$(get "$label" p99)" "$total" "$decode" "$render" "$track" "$serve" "$fetch"
+        rest=$(awk -v t="$total" -v d="$decode" -v r="$render" -v k="$track" -v l="$lookup" -v m="$remember" -v s="$serve" 'BEGIN { printf "%.1f", t - d - r - k - l - m - s }')
+        printf '%-11s %10s %9s %9s | %8s %8s %8s %8s %8s %8s %8s\n' "$label" "$(get "$label" rps)" "$(get "$label" p99)" "$total" "$decode" "$render" "$track" "$lookup" "$remember" "$serve" "$rest"
     else
         printf '%-11s %10s %9s %9s |\n' "$label" "$(get "$label" rps)" "$(get "$label" p99)" "$total"
     fi

@@ -51,11 +51,31 @@ public final class RecommendationsCache: @unchecked Sendable {
 
     typealias Load = Task<Result<Stored, NoWidgets>, Never>
 
+    /// HTML rendered from an answer, with what the caller keeps beside it (the widgets it shows, so a
+    /// later page needs neither decoding nor rendering), and the generations of any other answers the
+    /// rendering used (a page of several vendors is kept beside its first vendor's answer).
+    /// What a rendering is kept under beside an answer: the caller's name, the model, fields and
+    /// filters it was decoded with, and the keys of any other answers it used (a struct, so no text
+    /// is formatted per page).
+    struct RenderingName: Hashable, Sendable {
+        let name: String
+        let product: ObjectIdentifier
+        let fields: FieldSelection
+        let filters: [ProductFilter]
+        let others: [RecommendationsCacheKey]
+    }
+
+    struct Rendering: Sendable {
+        let html: String
+        let shown: any Sendable
+        let others: [UInt64]
+    }
+
     private struct Entry {
         var answer: Answer?
         var storedAt = Duration.zero
         var generation: UInt64 = 0
-        var rendered: [String: String] = [:]
+        var rendered: [RenderingName: Rendering] = [:]
         var renderedBytes = 0
         var loading: (id: UInt64, task: Load)?
         var lastUsed: UInt64 = 0
@@ -151,29 +171,58 @@ public final class RecommendationsCache: @unchecked Sendable {
         }
     }
 
-    /// The HTML rendered as `name` from the answer of `generation`, if kept.
-    func rendered(_ key: RecommendationsCacheKey, name: String, generation: UInt64) -> String? {
+    /// What was rendered as `name` from the answer of `generation` (and, for a page of several
+    /// answers, from the other answers of generations `others`), if kept.
+    func rendered(_ key: RecommendationsCacheKey, name: RenderingName, generation: UInt64, others: [UInt64] = []) -> Rendering? {
         lock.locked {
-            guard let entry = entries[key], entry.answer != nil, entry.generation == generation else { return nil }
-            return entry.rendered[name]
+            guard let entry = entries[key], entry.answer != nil, entry.generation == generation,
+                  let rendering = entry.rendered[name], rendering.others == others else { return nil }
+            return rendering
         }
     }
 
-    /// Keeps HTML rendered as `name` from the answer of `generation` (not when the answer changed since).
-    func keepRendered(_ html: String, _ key: RecommendationsCacheKey, name: String, generation: UInt64) {
+    /// Keeps what was rendered as `name` from the answer of `generation` (not when the answer changed
+    /// since); its HTML counts towards the bytes kept.
+    func keepRendered(_ rendering: Rendering, _ key: RecommendationsCacheKey, name: RenderingName, generation: UInt64) {
         lock.locked {
             guard var entry = entries[key], entry.answer != nil, entry.generation == generation else { return }
-            let size = html.utf8.count
-            guard entry.size + size <= maxBytes else { return }
-            if let old = entry.rendered[name] {
-                entry.renderedBytes -= old.utf8.count
-                bytes -= old.utf8.count
+            let size = rendering.html.utf8.count
+            if let old = entry.rendered.removeValue(forKey: name) {
+                entry.renderedBytes -= old.html.utf8.count
+                bytes -= old.html.utf8.count
             }
-            entry.rendered[name] = html
+            guard entry.size + size <= maxBytes else {
+                entries[key] = entry
+                return
+            }
+            entry.rendered[name] = rendering
             entry.renderedBytes += size
             bytes += size
             entries[key] = entry
             evict(keeping: key)
+        }
+    }
+
+    /// The rendering kept under `name` beside the answer for `keys[0]`, when the answers for all of
+    /// `keys` are fresh and it was rendered from them (counted as a hit for each): a page served
+    /// without building its requests. Nil when anything is missing or stale (ask the usual way).
+    func keptRendering(_ keys: [RecommendationsCacheKey], name: RenderingName) -> Rendering? {
+        lock.locked {
+            guard let first = keys.first else { return nil }
+            let now = clock.now()
+            var generations: [UInt64] = []
+            generations.reserveCapacity(keys.count)
+            for key in keys {
+                guard let entry = entries[key], entry.answer != nil, now - entry.storedAt < timeToLive else { return nil }
+                generations.append(entry.generation)
+            }
+            guard let rendering = entries[first]?.rendered[name], rendering.others.elementsEqual(generations.dropFirst()) else { return nil }
+            for key in keys {
+                tick += 1
+                entries[key]?.lastUsed = tick
+            }
+            counts.hits += keys.count
+            return rendering
         }
     }
 

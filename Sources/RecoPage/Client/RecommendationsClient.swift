@@ -91,17 +91,18 @@ public final class RecommendationsClient: @unchecked Sendable {
                                                         budget: Duration, name: String,
                                                         render: (Recommendations<Product>) throws -> String) async throws -> RenderedRecommendations<Product> {
         let stored = try await stored(for: request, budget: budget)
-        let recommendations = try Self.decoded(stored.answer.recommendations, as: type, fields: fields, filters: filters, vendor: request.vendor)
-        let label = "\(name)|\(String(reflecting: Product.self))|\(fields)|\(filters)"
-        if let key = request.cacheKey, let cache, stored.generation != 0 {
-            if let html = cache.rendered(key, name: label, generation: stored.generation) {
-                return RenderedRecommendations(recommendations: recommendations, html: html, htmlFromCache: true)
-            }
-            let html = try render(recommendations)
-            cache.keepRendered(html, key, name: label, generation: stored.generation)
-            return RenderedRecommendations(recommendations: recommendations, html: html, htmlFromCache: false)
+        let label = RecommendationsCache.RenderingName(name: name, product: ObjectIdentifier(Product.self), fields: fields, filters: filters, others: [])
+        guard let key = request.cacheKey, let cache, stored.generation != 0 else {
+            let recommendations = try Self.decoded(stored.answer.recommendations, as: type, fields: fields, filters: filters, vendor: request.vendor)
+            return RenderedRecommendations(recommendations: recommendations, html: try render(recommendations), htmlFromCache: false)
         }
-        return RenderedRecommendations(recommendations: recommendations, html: try render(recommendations), htmlFromCache: false)
+        if let kept = cache.rendered(key, name: label, generation: stored.generation), let recommendations = kept.shown as? Recommendations<Product> {
+            return RenderedRecommendations(recommendations: recommendations, html: kept.html, htmlFromCache: true)
+        }
+        let recommendations = try Self.decoded(stored.answer.recommendations, as: type, fields: fields, filters: filters, vendor: request.vendor)
+        let html = try render(recommendations)
+        cache.keepRendered(.init(html: html, shown: recommendations, others: []), key, name: label, generation: stored.generation)
+        return RenderedRecommendations(recommendations: recommendations, html: html, htmlFromCache: false)
     }
 
     /// Requests to `vendor` under way now.
@@ -109,16 +110,27 @@ public final class RecommendationsClient: @unchecked Sendable {
 
     // MARK: - Fetching
 
+    /// Where a request's raw answer stands once the cache has been asked (synchronously).
+    enum Pending: Sendable {
+        /// Fresh or stale from the cache.
+        case ready(RecommendationsCache.Stored)
+        /// A shared fetch to wait for (started now, or joined).
+        case waiting(RecommendationsCache.Load)
+        /// Not cached: to be fetched for this page alone.
+        case fetch
+    }
+
     /// The raw answer: from the cache for a shared request, else fetched within the budget.
-    private func stored(for request: RecommendationsRequest, budget: Duration) async throws(NoWidgets) -> RecommendationsCache.Stored {
+    func stored(for request: RecommendationsRequest, budget: Duration) async throws(NoWidgets) -> RecommendationsCache.Stored {
+        try await settle(begin(request), request, budget: budget)
+    }
+
+    /// Asks the cache for a shared request's answer (starting or joining its fetch on a miss).
+    func begin(_ request: RecommendationsRequest) -> Pending {
         let vendor = request.vendor
         guard let key = request.cacheKey, let cache else {
             cache?.countBypass()
-            let timeout = Self.transportTimeout(for: budget)
-            switch await BudgetRace.race(budget, { await self.fetch(request, timeout: timeout) }) {
-            case .late: throw .outOfBudget(vendor, budget: budget)
-            case .done(let result): return try result.map { RecommendationsCache.Stored(answer: $0, generation: 0) }.get()
-            }
+            return .fetch
         }
         let sharedTimeout = sharedFetchTimeout
         let lookup = cache.lookup(key) {
@@ -128,12 +140,27 @@ public final class RecommendationsClient: @unchecked Sendable {
             }
         }
         switch lookup {
-        case .fresh(let stored), .stale(let stored):
+        case .fresh(let stored), .stale(let stored): return .ready(stored)
+        case .wait(let load): return .waiting(load)
+        }
+    }
+
+    /// The answer once ready: kept, waited for, or fetched, within the budget.
+    func settle(_ pending: Pending, _ request: RecommendationsRequest, budget: Duration) async throws(NoWidgets) -> RecommendationsCache.Stored {
+        let vendor = request.vendor
+        switch pending {
+        case .ready(let stored):
             return stored
-        case .wait(let load):
+        case .waiting(let load):
             switch await BudgetRace.race(budget, { await load.value }) {
             case .late: throw .outOfBudget(vendor, budget: budget)
             case .done(let result): return try result.get()
+            }
+        case .fetch:
+            let timeout = Self.transportTimeout(for: budget)
+            switch await BudgetRace.race(budget, { await self.fetch(request, timeout: timeout) }) {
+            case .late: throw .outOfBudget(vendor, budget: budget)
+            case .done(let result): return try result.map { RecommendationsCache.Stored(answer: $0, generation: 0) }.get()
             }
         }
     }
@@ -171,7 +198,7 @@ public final class RecommendationsClient: @unchecked Sendable {
     }
 
     /// The answer decoded into the caller's model; no widget left is a failure with the report.
-    private static func decoded<Product: RecommendableProduct>(_ raw: Recommendations<RawProduct>, as type: Product.Type, fields: FieldSelection,
+    static func decoded<Product: RecommendableProduct>(_ raw: Recommendations<RawProduct>, as type: Product.Type, fields: FieldSelection,
                                                                filters: [ProductFilter], vendor: Vendor) throws(NoWidgets) -> Recommendations<Product> {
         let decoded = raw.decoded(as: type, fields: fields, filters: filters)
         guard !decoded.widgets.isEmpty else { throw .decodingFailed(vendor, error: nil, report: decoded.report) }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import RecoPage
 import Testing
 @testable import StorefrontKit
 
@@ -23,7 +24,7 @@ struct FloodTests {
             default: "sf_visitor=\(random.garbage(maxLength: 300)); sf_session=\(random.garbage(maxLength: 40))"
             }
         }
-        try await Harness.run(cache: RecommendationCache(lifetime: .seconds(600)), rendered: rendered, vendor: vendor) { client, harness in
+        try await Harness.run(cache: RecommendationsCache(timeToLive: .seconds(600)), rendered: rendered, vendor: vendor) { client, harness in
             for cookies in floods {
                 let page = try await client.page("/products/100900", cookies: cookies)
                 #expect(page.status == .ok)

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import RecoKit
+import RecoPage
 import RecoTracking
 import Testing
 @testable import StorefrontKit
@@ -27,7 +28,7 @@ struct Harness {
     static let timeout = Duration.seconds(10)
 
     static func run(behaviour: StandInVendor.Behaviour = .init(), vendorState: VendorState = .up, tokens: ClickTokens = ClickTokens(),
-                    cache: RecommendationCache? = nil, staticPage: StaticPage? = nil, transport: any Transport = AsyncHTTPClientTransport(),
+                    cache: RecommendationsCache? = nil, staticPage: StaticPage? = nil, transport: any Transport = AsyncHTTPClientTransport(),
                     rendered: RenderedWidgets = RenderedWidgets(), clicks: ClickLedger = ClickLedger(),
                     vendor: StandInVendor? = nil, timeout: Duration = Harness.timeout, limits: StorefrontLimits = StorefrontLimits(),
                     _ body: @escaping @Sendable (any TestClientProtocol, Harness) async throws -> Void) async throws {
@@ -41,8 +42,8 @@ struct Harness {
             let journal = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-tests-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: journal) }
             let tracking = try StorefrontTracking(directory: journal, settings: settings, transport: transport, flushInterval: .milliseconds(20))
-            let storefront = try Storefront(source: RecommendationSource(settings: settings, transport: transport, limits: limits, logger: log.logger("recommendations")),
-                                            tracking: tracking, tokens: tokens, rendered: rendered, cache: cache, staticPage: staticPage,
+            let storefront = try Storefront(source: RecommendationSource(settings: settings, transport: transport, limits: limits, cache: cache, logger: log.logger("recommendations")),
+                                            tracking: tracking, tokens: tokens, rendered: rendered, staticPage: staticPage,
                                             clicks: clicks, logger: log.logger("storefront"))
             let harness = Harness(vendor: vendor, storefront: storefront, log: log)
             let app = Application(router: storefront.router())

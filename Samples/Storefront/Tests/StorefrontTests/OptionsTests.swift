@@ -21,6 +21,10 @@ struct OptionsTests {
         #expect(!options.needsStandIn)
         #expect(try Self.options([]).needsStandIn)
         #expect(try Self.options([], environment: ["STOREFRONT_PORT": "7000"]).port == 7000)
+        let standIn = try Self.options(["--vendor-url", "http://127.0.0.1:9", "--stand-in-only"])
+        #expect(standIn.standInOnly && standIn.needsStandIn, "--stand-in-only runs the stand-in whatever the vendor URLs")
+        #expect(try Self.options([], environment: ["STOREFRONT_STAND_IN_ONLY": "1"]).standInOnly)
+        #expect(try !Self.options([]).standInOnly)
     }
 
     @Test func badOptionsSayWhatIsWrong() {
@@ -75,6 +79,7 @@ struct OptionsTests {
         for (flag, variable) in [("--port", "STOREFRONT_PORT"), ("--vendor-port", "STOREFRONT_VENDOR_PORT"), ("--vendor-url", "STOREFRONT_VENDOR_URL"),
                                  ("--journal", "STOREFRONT_JOURNAL"), ("--timeout", "STOREFRONT_TIMEOUT_MS"), ("--click-ttl", "STOREFRONT_CLICK_TTL"),
                                  ("--drain", "STOREFRONT_DRAIN"), ("--vendor-delay", "STOREFRONT_VENDOR_DELAY_MS"), ("--vendor-fail", "STOREFRONT_VENDOR_FAIL"),
+                                 ("--stand-in-only", "STOREFRONT_STAND_IN_ONLY"),
                                  ("--idle-timeout", "STOREFRONT_IDLE_TIMEOUT"), ("--max-reply-kb", "STOREFRONT_MAX_REPLY_KB")] {
             #expect(help.contains(flag) && help.contains(variable), "\(flag) \(variable)")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import RecoPage
 import Testing
 import RecoTracking
 @testable import StorefrontKit
@@ -70,7 +71,7 @@ struct ProductPageTests {
     }
 
     @Test func withACacheASecondPageNeedsNoVendorButAnOutageIsNotCached() async throws {
-        try await Harness.run(behaviour: .init(failing: true), cache: RecommendationCache(lifetime: .seconds(3600))) { client, harness in
+        try await Harness.run(behaviour: .init(failing: true), cache: RecommendationsCache(timeToLive: .seconds(3600))) { client, harness in
             let failed = try await client.page("/products/100900")
             #expect(failed.attribute("data-reco-instance-id").isEmpty)
             harness.vendor.behaviour = .init()
@@ -94,7 +95,7 @@ struct ProductPageTests {
     }
 
     @Test func pagesThatMissTheCacheTogetherAskTheVendorsOnce() async throws {
-        try await Harness.run(behaviour: .init(delay: .milliseconds(200)), cache: RecommendationCache(lifetime: .seconds(3600))) { client, harness in
+        try await Harness.run(behaviour: .init(delay: .milliseconds(200)), cache: RecommendationsCache(timeToLive: .seconds(3600))) { client, harness in
             let pages = try await withThrowingTaskGroup(of: Page.self) { group in
                 for _ in 0..<8 { group.addTask { try await client.page("/products/100900") } }
                 return try await group.reduce(into: [Page]()) { $0.append($1) }

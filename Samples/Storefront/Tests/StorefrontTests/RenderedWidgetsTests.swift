@@ -34,21 +34,6 @@ struct RenderedWidgetsTests {
         #expect(memory.visitorCount == 3)
     }
 
-    @Test func theBlockCacheIsBoundedInBytes() async {
-        let cache = RecommendationCache(lifetime: .seconds(600), capacity: 1_000, maxBytes: 10_000)
-        let html = String(repeating: "<p>block</p>", count: 250)  // 3,000 bytes
-        let widget = Widget<StoreProduct>(vendor: .segmentify, instanceId: "scn_1", interactionId: "act_1", title: "", items: [])
-        for index in 0..<20 {
-            let blocks = await cache.blocks(forProduct: "p\(index)") { RenderedBlocks(widgets: [widget], html: html) }
-            #expect(blocks.html == html)
-            #expect(cache.byteCount <= 10_000)
-        }
-        #expect(cache.byteCount == 9_000, "three entries of 3,000 bytes fit")
-        let huge = await cache.blocks(forProduct: "huge") { RenderedBlocks(widgets: [widget], html: String(repeating: "x", count: 20_000)) }
-        #expect(huge.html.count == 20_000, "served, not kept")
-        #expect(cache.byteCount == 9_000)
-    }
-
     @Test func memoryIsBoundedInBytesAndRefusesOverlongIds() {
         let memory = RenderedWidgets(maxVisitors: 1_000, maxWidgetsPerVisitor: 4, maxBytes: 10_000)
         let long = String(repeating: "x", count: 200)

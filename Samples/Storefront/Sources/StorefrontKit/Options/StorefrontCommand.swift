@@ -41,6 +41,8 @@ public struct StorefrontCommand: AsyncParsableCommand {
     var vendorDelay: Int?
     @Flag(name: .customLong("vendor-fail"), help: "Stand-in vendor answers recommendation requests with 503 [STOREFRONT_VENDOR_FAIL=1].")
     var vendorFail = false
+    @Flag(name: .customLong("stand-in-only"), help: "Run only the stand-in vendor on --vendor-port, no storefront (measure.sh runs it in its own process, so a vendor's work is not counted as the shop's) [STOREFRONT_STAND_IN_ONLY=1].")
+    var standInOnly = false
     @Option(name: .customLong("static-page"), help: ArgumentHelp("Serve this file as is at GET /static (measure.sh's reference) [STOREFRONT_STATIC_PAGE].", valueName: "file"))
     var staticPage: String?
     @Option(name: .customLong("max-reply-kb"), help: ArgumentHelp("Read at most this many KiB of a vendor's reply (default 4096) [STOREFRONT_MAX_REPLY_KB].", valueName: "kib"))
@@ -100,6 +102,7 @@ public struct StorefrontCommand: AsyncParsableCommand {
         if let path = read.text(payloads, "STOREFRONT_PAYLOADS") { options.payloads = URL(fileURLWithPath: path, isDirectory: true) }
         options.vendorDelayMilliseconds = try read.number(vendorDelay, "--vendor-delay", "STOREFRONT_VENDOR_DELAY_MS", 0...600_000) ?? 0
         options.vendorFails = vendorFail || read.isOn("STOREFRONT_VENDOR_FAIL")
+        options.standInOnly = standInOnly || read.isOn("STOREFRONT_STAND_IN_ONLY")
         if let path = read.text(staticPage, "STOREFRONT_STATIC_PAGE") { options.staticPage = URL(fileURLWithPath: path) }
         options.maxReplyKilobytes = try read.number(maxReplyKB, "--max-reply-kb", "STOREFRONT_MAX_REPLY_KB", 1...(1 << 20)) ?? options.maxReplyKilobytes
         options.idleTimeoutSeconds = try read.number(idleTimeout, "--idle-timeout", "STOREFRONT_IDLE_TIMEOUT", 1...3600) ?? options.idleTimeoutSeconds

@@ -48,12 +48,14 @@ public struct StorefrontOptions: Sendable, Equatable {
     public var idleTimeoutSeconds = 30
     /// Whether to keep and log each stage's CPU time per page (``StageClock``).
     public var profile = false
+    /// Whether to run only the stand-in vendor (on ``vendorPort``), as a remote vendor would be.
+    public var standInOnly = false
 
     /// The defaults.
     public init() {}
 
     /// Whether a stand-in vendor is needed (some vendor has no real URL).
-    public var needsStandIn: Bool { (segmentifyURL ?? vendorURL) == nil || (retenoURL ?? vendorURL) == nil }
+    public var needsStandIn: Bool { standInOnly || (segmentifyURL ?? vendorURL) == nil || (retenoURL ?? vendorURL) == nil }
 }
 
 /// A command-line option or environment variable the storefront cannot use: which, its value, what was expected.

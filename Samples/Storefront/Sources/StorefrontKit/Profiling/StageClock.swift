@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// CPU time spent by a page's synchronous stages (decoding a vendor's reply, rendering the blocks,
-/// tracking their impressions), summed over every page while enabled (`--profile`, for `measure.sh`).
+/// tracking their impressions, finding them in the cache, remembering them for the visitor), summed over every page while enabled (`--profile`, for `measure.sh`).
 /// Each stage is measured with the calling thread's CPU clock, so time spent waiting is not counted.
 /// Off by default: then ``measure(_:_:)`` only runs its body.
 public final class StageClock: Sendable {
@@ -19,6 +19,10 @@ public final class StageClock: Sendable {
         case render
         /// Journaling the page's impressions.
         case track
+        /// Finding the page's blocks in the cache by the product alone (cached pages only).
+        case lookup
+        /// Remembering which blocks the visitor was shown (for their widget-view reports).
+        case remember
     }
 
     private struct Totals {

@@ -7,7 +7,10 @@ import RecoVendors
 
 /// Asks Segmentify and Reteno at once for a product page's recommendation blocks, through RecoPage's
 /// ``RecoPage/RecommendationsClient`` (the budget race, requests per vendor bounded), and decodes them
-/// into ``StoreProduct``. A vendor that fails, answers an error, is too slow (headers or body), or
+/// into ``StoreProduct``. With a ``cache`` (`--cache-ttl`, off by default) both requests are marked
+/// shared, keyed by the product alone, so every visitor of a product page sees the blocks (and their
+/// ids) rendered for the first: RecoPage keeps the answers and the rendered blocks beside them, asks
+/// once for pages that miss together, and never keeps an outage. A vendor that fails, answers an error, is too slow (headers or body), or
 /// answers more than ``VendorSettings/maxReplyBytes`` contributes no block; a block or product over
 /// ``StorefrontLimits`` is left out. What went wrong is logged, never thrown.
 public struct RecommendationSource: Sendable {
@@ -17,36 +20,68 @@ public struct RecommendationSource: Sendable {
     public let transport: any Transport
     /// What is taken from a reply at most.
     public let limits: StorefrontLimits
+    /// Where answers and rendered blocks are kept between pages, when caching is on (off by default).
+    public let cache: RecommendationsCache?
     let logger: Logger
     let client: RecommendationsClient
 
-    /// A source sending through `transport`.
+    /// A source sending through `transport`, keeping what all visitors may share in `cache` if given.
     public init(settings: VendorSettings, transport: any Transport = URLSessionTransport.shared, limits: StorefrontLimits = StorefrontLimits(),
-                logger: Logger = Logger(label: "storefront.recommendations")) {
+                cache: RecommendationsCache? = nil, logger: Logger = Logger(label: "storefront.recommendations")) {
         self.settings = settings
         self.transport = transport
         self.limits = limits
+        self.cache = cache
         self.logger = logger
-        client = RecommendationsClient(transport: transport, maxInFlightPerVendor: 64, maxReplyBytes: settings.maxReplyBytes)
+        client = RecommendationsClient(transport: transport, cache: cache, maxInFlightPerVendor: 64, maxReplyBytes: settings.maxReplyBytes)
     }
 
-    /// The blocks for a product page, Segmentify's first; empty when no vendor answered in time.
-    public func blocks(forProduct productId: String, visitor: Visitor, pageURL: String) async -> [Widget<StoreProduct>] {
-        let requests = [segmentifyRequest(productId: productId, visitor: visitor, pageURL: pageURL), retenoRequest(productId: productId)]
-        let page = await client.widgets(for: requests.compactMap { $0 }, as: StoreProduct.self, budget: settings.timeout)
-        return page.flatMap { part -> [Widget<StoreProduct>] in
+    /// The blocks for a product page, Segmentify's first, within ``StorefrontLimits``, as `render`
+    /// renders them (named `name` in the cache); none when no vendor answered in time or rendering
+    /// failed. Kept and served from the ``cache`` when there is one and both vendors answered.
+    public func blocks(forProduct productId: String, visitor: Visitor, pageURL: String, name: String,
+                       render: ([Widget<StoreProduct>]) throws -> RenderedPage<StoreProduct>) async -> RenderedPage<StoreProduct> {
+        let shared = cache != nil
+        if shared, let kept = StageClock.shared.measure(.lookup, {
+            client.keptPage(for: cacheKeys(productId: productId), as: StoreProduct.self, name: name)
+        }) { return kept }
+        let requests = [segmentifyRequest(productId: productId, visitor: visitor, pageURL: pageURL, shared: shared),
+                        retenoRequest(productId: productId, shared: shared)].compactMap { $0 }
+        do {
+            return try await client.renderedPage(for: requests, as: StoreProduct.self, budget: settings.timeout, name: name) { parts in
+                try render(kept(parts))
+            }
+        } catch {
+            logger.error("blocks not rendered: \(error)")
+            return .none
+        }
+    }
+
+    /// The keys of a product page's answers when shared, Segmentify's and Reteno's: the product alone
+    /// (and Reteno's variant), whoever the visitor. Known without building the requests, so a page
+    /// served from the cache builds none.
+    func cacheKeys(productId: String) -> [RecommendationsCacheKey] {
+        [RecommendationsCacheKey(vendor: .segmentify, kind: "PRODUCT_VIEW", subject: "product:\(productId)"),
+         RecommendationsCacheKey(vendor: .reteno, kind: "recoms", subject: "product:\(productId)", variant: settings.retenoVariant.description)]
+    }
+
+    /// Every vendor's blocks within ``limits``, in order (at most ``StorefrontLimits/maxBlocks`` from each);
+    /// why a vendor gave none is logged.
+    func kept(_ parts: [VendorWidgets<StoreProduct>]) -> [Widget<StoreProduct>] {
+        var widgets: [Widget<StoreProduct>] = []
+        for part in parts {
             switch part.result {
-            case .success(let recommendations): return keep(recommendations, vendor: part.vendor.rawValue)
-            case .failure(let reason):
-                log(reason)
-                return []
+            case .success(let recommendations): widgets += keep(recommendations, vendor: part.vendor.rawValue)
+            case .failure(let reason): log(reason)
             }
         }
+        return widgets
     }
 
     /// Segmentify's request: a `PRODUCT_VIEW` of the product alone (the sample has no catalog for the
     /// fields a full product view carries), whose reply is checked for absurd `itemCount`s before decoding.
-    func segmentifyRequest(productId: String, visitor: Visitor, pageURL: String) -> RecommendationsRequest? {
+    /// Shared, it is keyed by the product alone (the cache's promise: every visitor sees the same blocks).
+    func segmentifyRequest(productId: String, visitor: Visitor, pageURL: String, shared: Bool = false) -> RecommendationsRequest? {
         let event: JSONValue = .object([
             "name": "PRODUCT_VIEW", "productId": .string(productId), "userId": .string(visitor.id),
             "sessionId": .string(visitor.session), "lang": .string(settings.language), "pageUrl": .string(pageURL),
@@ -60,7 +95,8 @@ public struct RecommendationSource: Sendable {
             return nil
         }
         let (language, maxItemCount, logger) = (settings.language, limits.maxItemCount, logger)
-        return RecommendationsRequest(vendor: .segmentify, http: segmentify.request) { (body: Data) throws(PayloadError) in
+        let sharing: RecommendationsRequest.Sharing = shared ? .shared(cacheKeys(productId: productId)[0]) : .personal
+        return RecommendationsRequest(vendor: .segmentify, http: segmentify.request, sharing: sharing) { (body: Data) throws(PayloadError) in
             try StageClock.shared.measure(.decode) { () throws(PayloadError) in
                 let (reply, leftOut) = SegmentifyCountCheck.check(try JSONValue(parsing: body), maxItemCount: maxItemCount)
                 for reason in leftOut { logger.warning("segmentify block left out: \(reason)") }
@@ -69,13 +105,13 @@ public struct RecommendationSource: Sendable {
         }
     }
 
-    /// Reteno's request for products like this one.
-    func retenoRequest(productId: String) -> RecommendationsRequest? {
+    /// Reteno's request for products like this one (shared: keyed by its variant and the product).
+    func retenoRequest(productId: String, shared: Bool = false) -> RecommendationsRequest? {
         do {
             let recoms = try RetenoRecomsRequest(variantId: settings.retenoVariant, accessKey: settings.retenoAccessKey,
                                                  productIds: [productId], baseURL: settings.reteno)
             let variant = recoms.variantId
-            return RecommendationsRequest(vendor: .reteno, http: recoms.request) { (body: Data) throws(PayloadError) in
+            return RecommendationsRequest(vendor: .reteno, http: recoms.request, sharing: shared ? .shared(cacheKeys(productId: productId)[1]) : .personal) { (body: Data) throws(PayloadError) in
                 try StageClock.shared.measure(.decode) { () throws(PayloadError) in
                     try RetenoRecoms.decode(body, variantId: variant, title: "Customers also viewed")
                 }

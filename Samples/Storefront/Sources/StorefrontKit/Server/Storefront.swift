@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import RecoKit
+import RecoPage
 import RecoTemplates
 
 /// The storefront's routes: product pages with recommendation blocks, click-through redirects and the
@@ -27,8 +28,6 @@ public struct Storefront: Sendable {
     public let renderer: WidgetRenderer
     /// The template the blocks are rendered with.
     public let template: String
-    /// Blocks kept between pages, when a lifetime is set (off by default).
-    public let cache: RecommendationCache?
     /// Served at `GET /static` when set (the measurement's reference).
     public let staticPage: StaticPage?
     /// Signs and checks the visitor's cookies.
@@ -42,7 +41,7 @@ public struct Storefront: Sendable {
     /// A storefront; the renderer defaults to the sample's templates over the built-in ones.
     public init(source: RecommendationSource, tracking: StorefrontTracking, tokens: ClickTokens = ClickTokens(),
                 rendered: RenderedWidgets = RenderedWidgets(), renderer: WidgetRenderer? = nil,
-                template: String = "storefront-carousel", cache: RecommendationCache? = nil, staticPage: StaticPage? = nil,
+                template: String = "storefront-carousel", staticPage: StaticPage? = nil,
                 cookies: VisitorCookies = VisitorCookies(), clicks: ClickLedger = ClickLedger(), catalog: Catalog? = nil,
                 logger: Logger = Logger(label: "storefront")) throws {
         self.source = source
@@ -51,7 +50,6 @@ public struct Storefront: Sendable {
         self.rendered = rendered
         self.renderer = try renderer ?? WidgetRenderer(library: Self.templates())
         self.template = template
-        self.cache = cache
         self.staticPage = staticPage
         self.cookies = cookies
         self.clicks = clicks
@@ -102,20 +100,25 @@ public struct Storefront: Sendable {
     }
 
     /// The rendered blocks, their impressions tracked and remembered for the visitor; empty when the
-    /// vendors gave nothing in time or rendering failed.
+    /// vendors gave nothing in time or rendering failed. With a cache (the source's, `--cache-ttl`), a
+    /// product's blocks are rendered once for every visitor while its answers are kept.
     func recommendationBlocks(productId: String, visitor: Visitor, pageURL: String) async -> String {
-        let fetch = { @Sendable [self] in await renderedBlocks(productId: productId, visitor: visitor, pageURL: pageURL) }
-        let blocks = if let cache { await cache.blocks(forProduct: productId, fetch: fetch) } else { await fetch() }
-        guard !blocks.isEmpty else { return "" }
-        rendered.record(blocks.shown, for: visitor.id)
+        let blocks = await source.blocks(forProduct: productId, visitor: visitor, pageURL: pageURL, name: template) { widgets in
+            try render(Self.without(productId, in: widgets))
+        }
+        guard !blocks.widgets.isEmpty else { return "" }
+        StageClock.shared.measure(.remember) {
+            rendered.record(blocks.widgets.map { RenderedWidgets.Shown(vendor: $0.vendor, instanceId: $0.instanceId, interactionId: $0.interactionId) },
+                            for: visitor.id)
+        }
         StageClock.shared.measure(.track) { tracking.rendered(blocks.widgets, context: Self.context(visitor: visitor, pageURL: pageURL)) }
         return blocks.html
     }
 
-    /// Asks the vendors and renders what they answer, without the page's own product, each product link
-    /// a signed `/r/{token}` to the shop's page for it (the vendor's URL for a product not in the catalog).
-    func renderedBlocks(productId: String, visitor: Visitor, pageURL: String) async -> RenderedBlocks {
-        let widgets = Self.without(productId, in: await source.blocks(forProduct: productId, visitor: visitor, pageURL: pageURL))
+    /// Renders the blocks, each product link a signed `/r/{token}` to the shop's page for it (the
+    /// vendor's URL for a product not in the catalog). The links name no visitor (see ``ClickToken``),
+    /// so one rendering can serve every visitor while it is cached.
+    func render(_ widgets: [Widget<StoreProduct>]) throws -> RenderedPage<StoreProduct> {
         guard !widgets.isEmpty else { return .none }
         var renderer = self.renderer
         let tokens = self.tokens
@@ -125,13 +128,8 @@ public struct Storefront: Sendable {
                                             productId: target.productId, position: target.position,
                                             destination: catalog.pagePath(of: target.productId) ?? target.link, expires: Date()))
         }
-        do {
-            let html = try StageClock.shared.measure(.render) { try renderer.render(widgets, template: template) }
-            return RenderedBlocks(widgets: widgets, html: html)
-        } catch {
-            logger.error("blocks not rendered: \(error)")
-            return .none
-        }
+        let html = try StageClock.shared.measure(.render) { try renderer.render(widgets, template: template) }
+        return RenderedPage(widgets: widgets, html: html)
     }
 
     /// Credits the click to the visitor named by the cookies (a new one, told by cookies on the redirect,

@@ -1,12 +1,13 @@
 import Foundation
 import Hummingbird
 import Logging
+import RecoPage
 import RecoTracking
 import RecoVendors
 import ServiceLifecycle
 
 /// Runs the storefront as one `ServiceGroup` (swift-service-lifecycle): the stand-in vendor when no real
-/// vendor URL is given, the trackers (``TrackingService``) and the HTTP server, in that order. SIGTERM or
+/// vendor URL is given (or it alone with `--stand-in-only`), the trackers (``TrackingService``) and the HTTP server, in that order. SIGTERM or
 /// SIGINT shuts them down in reverse order: the server stops taking requests and finishes those in flight,
 /// the trackers get ``StorefrontOptions/drainSeconds`` to deliver (the stand-in still answering them), and
 /// what is left stays in the journal for the next start.
@@ -25,6 +26,11 @@ public enum StorefrontServer {
                                         logger: Logger(label: "stand-in-vendor")))
             logger.info("stand-in vendor on \(standInBase) (Segmentify and Reteno, payloads from Samples/Payloads)")
         }
+        if options.standInOnly {
+            try await ServiceGroup(configuration: .init(services: services.map { .init(service: $0) },
+                                                        gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)).run()
+            return
+        }
         let settings = VendorSettings(
             segmentify: options.segmentifyURL ?? options.vendorURL ?? standInBase, reteno: options.retenoURL ?? options.vendorURL ?? standInBase,
             segmentifyApiKey: options.segmentifyApiKey, segmentifyOrigin: options.segmentifyOrigin,
@@ -34,9 +40,9 @@ public enum StorefrontServer {
             ? CappedURLSessionTransport(maxReplyBytes: settings.maxReplyBytes) : AsyncHTTPClientTransport(maxReplyBytes: settings.maxReplyBytes)
         let tracking = try StorefrontTracking(directory: options.journal, settings: settings, transport: transport)
         services.append(TrackingService(tracking: tracking, drain: .seconds(options.drainSeconds)))
-        let storefront = try Storefront(source: RecommendationSource(settings: settings, transport: transport), tracking: tracking,
+        let cache = options.cacheSeconds > 0 ? RecommendationsCache(timeToLive: .seconds(options.cacheSeconds)) : nil
+        let storefront = try Storefront(source: RecommendationSource(settings: settings, transport: transport, cache: cache), tracking: tracking,
                                         tokens: ClickTokens(lifetime: .seconds(options.clickLifetimeSeconds)),
-                                        cache: options.cacheSeconds > 0 ? RecommendationCache(lifetime: .seconds(options.cacheSeconds)) : nil,
                                         staticPage: options.staticPage.map(StaticPage.init(file:)),
                                         cookies: VisitorCookies(key: options.secret))
         services.append(Application(router: storefront.router(), server: ServerLimits(idleTimeout: .seconds(options.idleTimeoutSeconds)).server,

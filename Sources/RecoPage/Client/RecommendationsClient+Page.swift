@@ -1,0 +1,99 @@
+import RecoKit
+
+extension RecommendationsClient {
+    /// A page's blocks from several vendors, asked at once within one budget, chosen and rendered
+    /// together by `render`, which is given every vendor's part in the order of `requests` (widgets or
+    /// why there are none) and returns the widgets the page shows and their HTML.
+    ///
+    /// When every request is shared and every vendor answered, what `render` returned is kept in the
+    /// cache beside the first request's answer, under `name` (say, the template's name and whatever
+    /// else `render` depends on), for as long as all the answers it came from are kept: later pages with
+    /// the same answers neither decode nor render again (``RenderedPage/fromCache``). A page where a
+    /// vendor failed is not kept, so an outage is not remembered past itself.
+    ///
+    /// ```swift
+    /// let page = try await client.renderedPage(for: [segmentify, reteno], as: Product.self,
+    ///                                          budget: .milliseconds(300), name: "carousel") { parts in
+    ///     let widgets = parts.allWidgets()
+    ///     return RenderedPage(widgets: widgets, html: try renderer.render(widgets))
+    /// }
+    /// ```
+    /// - Throws: what `render` throws.
+    public func renderedPage<Product: RecommendableProduct>(for requests: [RecommendationsRequest], as type: Product.Type,
+                                                            fields: FieldSelection = .all, filters: [ProductFilter] = [],
+                                                            budget: Duration, name: String,
+                                                            render: ([VendorWidgets<Product>]) throws -> RenderedPage<Product>) async rethrows -> RenderedPage<Product> {
+        let answers = await settleAll(requests.map { begin($0) }, requests, budget: budget)
+        let keys = requests.compactMap(\.cacheKey)
+        let generations = answers.compactMap { try? $0.get().generation }.filter { $0 != 0 }
+        let label = Self.pageName(name, Product.self, fields: fields, filters: filters, keys: keys)
+        let keep = cache != nil && !requests.isEmpty && keys.count == requests.count && generations.count == requests.count
+        if keep, let cache, let kept = cache.rendered(keys[0], name: label, generation: generations[0], others: Array(generations.dropFirst())),
+           var page = kept.shown as? RenderedPage<Product> {
+            page.fromCache = true
+            return page
+        }
+        var decodedAll = true
+        let parts = zip(requests, answers).map { request, answer in
+            let result = answer.flatMap { stored in
+                Result { () throws(NoWidgets) in
+                    try Self.decoded(stored.answer.recommendations, as: type, fields: fields, filters: filters, vendor: request.vendor)
+                }
+            }
+            if case .failure = result { decodedAll = false }
+            return VendorWidgets(vendor: request.vendor, result: result)
+        }
+        var page = try render(parts)
+        page.fromCache = false
+        if keep, decodedAll, let cache {
+            cache.keepRendered(.init(html: page.html, shown: page, others: Array(generations.dropFirst())), keys[0], name: label,
+                               generation: generations[0])
+        }
+        return page
+    }
+
+    /// The page kept by ``renderedPage(for:as:fields:filters:budget:name:render:)`` for shared requests
+    /// with these cache keys (in the same order, with the same model, fields, filters and name), if
+    /// every answer it came from is fresh: for a page whose requests cost something to build (they
+    /// carry the visitor's ids, say), asked before building them. Nil when there is none, or an answer
+    /// is stale or missing: then ask with the requests, which refreshes or fetches.
+    public func keptPage<Product: RecommendableProduct>(for keys: [RecommendationsCacheKey], as type: Product.Type,
+                                                        fields: FieldSelection = .all, filters: [ProductFilter] = [],
+                                                        name: String) -> RenderedPage<Product>? {
+        guard let cache, let kept = cache.keptRendering(keys, name: Self.pageName(name, type, fields: fields, filters: filters, keys: keys)),
+              var page = kept.shown as? RenderedPage<Product> else { return nil }
+        page.fromCache = true
+        return page
+    }
+
+    /// What a page is kept under beside its first answer.
+    private static func pageName<Product>(_ name: String, _ type: Product.Type, fields: FieldSelection, filters: [ProductFilter],
+                                          keys: [RecommendationsCacheKey]) -> RecommendationsCache.RenderingName {
+        RecommendationsCache.RenderingName(name: "page|" + name, product: ObjectIdentifier(type), fields: fields, filters: filters, others: Array(keys.dropFirst()))
+    }
+
+    /// Every answer, in order: at once when all were in the cache, else waited for side by side.
+    private func settleAll(_ pending: [Pending], _ requests: [RecommendationsRequest], budget: Duration) async -> [Result<RecommendationsCache.Stored, NoWidgets>] {
+        let ready = pending.compactMap { if case .ready(let stored) = $0 { stored } else { nil } }
+        if ready.count == pending.count { return ready.map { .success($0) } }
+        return await withTaskGroup(of: (Int, Result<RecommendationsCache.Stored, NoWidgets>).self) { group in
+            for index in pending.indices {
+                let (waiting, request) = (pending[index], requests[index])
+                group.addTask { (index, await self.settled(waiting, request, budget: budget)) }
+            }
+            var answers: [(Int, Result<RecommendationsCache.Stored, NoWidgets>)] = []
+            answers.reserveCapacity(pending.count)
+            for await answer in group { answers.append(answer) }
+            return answers.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+
+    /// ``settle(_:_:budget:)`` as a result.
+    private func settled(_ pending: Pending, _ request: RecommendationsRequest, budget: Duration) async -> Result<RecommendationsCache.Stored, NoWidgets> {
+        do throws(NoWidgets) {
+            return .success(try await settle(pending, request, budget: budget))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
