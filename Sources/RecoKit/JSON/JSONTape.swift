@@ -96,31 +96,42 @@ public final class JSONTape: Sendable {
         withRawBytes(index) { raw in String(decoding: raw, as: UTF8.self) }
     }
 
-    /// Whether the string (a key) at `index` is `key`.
-    func string(_ index: Int, equals key: String) -> Bool {
-        let payload = tokens[index].payload
-        if payload & Token.escapedFlag != 0 { return string(index) == key }
-        let length = Int(payload & Token.lengthMask)
-        var key = key
-        return key.withUTF8 { wanted in
-            guard wanted.count == length else { return false }
-            return withRawBytes(index) { raw in
-                length == 0 || memcmp(raw.baseAddress!, wanted.baseAddress!, length) == 0
-            }
-        }
-    }
-
     /// The value token of the member named `key` in the object at `index` (the last one, when the key is
     /// repeated, as ``JSONValue`` keeps it), nil when there is none.
     func member(_ key: String, of index: Int) -> Int? {
-        let end = next(index)
-        var cursor = index + 1
-        var found: Int?
-        while cursor < end {
-            if string(cursor, equals: key) { found = cursor + 1 }
-            cursor = next(cursor + 1)
+        var key = key
+        return key.withUTF8 { wanted in member(utf8: wanted, of: index) }
+    }
+
+    /// ``member(_:of:)`` for a key's UTF-8 bytes: one pass over the object's keys, comparing lengths
+    /// first and bytes only where they agree.
+    func member(utf8 wanted: UnsafeBufferPointer<UInt8>, of index: Int) -> Int? {
+        let wantedLength = UInt32(truncatingIfNeeded: wanted.count)
+        let objectKind = Kind.object.rawValue
+        let arrayKind = Kind.array.rawValue
+        return data.withUnsafeBytes { raw in
+            tokens.withUnsafeBufferPointer { tokens in
+                let end = Int(tokens[index].info & Token.payloadMask)
+                var cursor = index + 1
+                var found: Int?
+                while cursor < end {
+                    let payload = tokens[cursor].info & Token.payloadMask
+                    if payload == wantedLength && wanted.count < (1 << 28) {
+                        if wanted.count == 0 || memcmp(raw.baseAddress! + Int(tokens[cursor].start) + 1, wanted.baseAddress!, wanted.count) == 0 {
+                            found = cursor + 1
+                        }
+                    } else if payload & Token.escapedFlag != 0 {
+                        let start = Int(tokens[cursor].start) + 1
+                        let text = Self.unescape(UnsafeRawBufferPointer(rebasing: raw[start..<(start + Int(payload & Token.lengthMask))]))
+                        if text.utf8.elementsEqual(wanted) { found = cursor + 1 }
+                    }
+                    let value = tokens[cursor + 1].info
+                    let kind = value >> 29
+                    cursor = kind == objectKind || kind == arrayKind ? Int(value & Token.payloadMask) : cursor + 2
+                }
+                return found
+            }
         }
-        return found
     }
 
     /// The whole value at `index` as a ``JSONValue`` tree.

@@ -150,30 +150,47 @@ enum JSONTapeParser {
         }
 
         /// Scans a string (a value or a key): its escapes, control characters, length and UTF-8, as
-        /// `JSONParser.parseString` checks them.
+        /// `JSONParser.parseString` checks them. Plain bytes are skipped eight at a time.
         mutating func string() -> Bool {
-            let start = offset
             offset += 1
             let contentStart = offset
             let maximum = limits.maximumStringBytes
+            let count = bytes.count
+            let base = UnsafeRawPointer(bytes.baseAddress!)
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highBits: UInt64 = 0x8080_8080_8080_8080
             var escaped = false
-            var ascii = true
+            var seen: UInt64 = 0  // every plain byte OR-ed in: a high bit means non-ASCII text
             while true {
-                guard offset < bytes.count else { return false }
-                let byte = bytes[offset]
-                if byte == UInt8(ascii: "\"") { break }
-                guard offset - contentStart < maximum else { return false }
-                if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                    guard escape() else { return false }
-                    continue
+                let runStart = offset
+                while offset + 8 <= count {
+                    let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    let quote = word ^ (ones &* 0x22)
+                    let backslash = word ^ (ones &* 0x5C)
+                    // A byte that is a quote, a backslash or below 0x20 stops the run (exact "has a byte
+                    // less than" tests, one per kind).
+                    let stop = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+                    if stop & highBits != 0 { break }
+                    seen |= word
+                    offset += 8
                 }
-                guard byte >= 0x20 else { return false }
-                if byte >= 0x80 { ascii = false }
-                offset += 1
+                var byte: UInt8 = 0
+                while offset < count {
+                    byte = bytes[offset]
+                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                    seen |= UInt64(byte)
+                    offset += 1
+                }
+                guard offset < count else { return false }
+                // Every plain byte counts against the limit (the last one of the run is the furthest).
+                if offset > runStart, offset - 1 - contentStart >= maximum { return false }
+                if byte == UInt8(ascii: "\"") { break }
+                guard byte >= 0x20, offset - contentStart < maximum else { return false }
+                escaped = true
+                guard escape() else { return false }
             }
-            if !ascii, !Self.isValidUTF8(UnsafeBufferPointer(rebasing: bytes[contentStart..<offset])) { return false }
-            add(.string, start: start, payload: (offset - contentStart) | (escaped ? Int(JSONTape.Token.escapedFlag) : 0))
+            if seen & highBits != 0, !Self.isValidUTF8(UnsafeBufferPointer(rebasing: bytes[contentStart..<offset])) { return false }
+            add(.string, start: contentStart - 1, payload: (offset - contentStart) | (escaped ? Int(JSONTape.Token.escapedFlag) : 0))
             offset += 1
             return true
         }
