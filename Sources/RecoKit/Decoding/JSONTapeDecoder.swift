@@ -49,6 +49,21 @@ struct JSONTapeDecoder: Decoder {
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { TapeSingleValueContainer(decoder: self) }
 
+    /// An array whose elements are all strings, as `[String]`, read without a decoder per element; nil
+    /// for anything else (which then takes the general path, with its leniency and its errors).
+    func stringArray() -> [String]? {
+        guard tape.kind(index) == .array else { return nil }
+        var strings: [String] = []
+        let end = tape.next(index)
+        var cursor = index + 1
+        while cursor < end {
+            guard tape.kind(cursor) == .string else { return nil }
+            strings.append(tape.string(cursor))
+            cursor += 1
+        }
+        return strings
+    }
+
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
         if T.self == String.self { return try scalar.decodeString() as! T }
         if T.self == Decimal.self { return try scalar.decodeDecimal() as! T }
@@ -58,6 +73,7 @@ struct JSONTapeDecoder: Decoder {
         if T.self == URL.self { return try scalar.decodeURL() as! T }
         if T.self == Date.self { return try scalar.decodeDate() as! T }
         if T.self == JSONValue.self { return tape.value(index) as! T }
+        if T.self == [String].self, let strings = stringArray() { return strings as! T }
         if tape.kind(index) == .null, !(T.self is any ExpressibleByNilLiteral.Type) {
             throw DecodingError.valueNotFound(T.self, .init(codingPath: codingPath, debugDescription: "expected \(T.self), found null"))
         }
@@ -120,6 +136,27 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         if tape.kind(value) == .string { return tape.string(value) }
         return try JSONTapeDecoder(tape: tape, index: value, parentPath: codingPath, lastKey: key).scalar.decodeString()
     }
+
+    /// The present, non-null member as a decoder; nil when absent or null. (One lookup: the protocol's
+    /// defaults for the scalar types would look the key up three times.)
+    func presentChild(_ key: Key) -> JSONTapeDecoder? {
+        guard let value = member(key), tape.kind(value) != .null else { return nil }
+        return JSONTapeDecoder(tape: tape, index: value, parentPath: codingPath, lastKey: key)
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try presentChild(key)?.scalar.decodeBool() }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try presentChild(key)?.scalar.decodeFloatingPoint(Double.self) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try presentChild(key)?.scalar.decodeFloatingPoint(Float.self) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try presentChild(key)?.scalar.decodeInteger(Int.self) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try presentChild(key)?.scalar.decodeInteger(Int8.self) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try presentChild(key)?.scalar.decodeInteger(Int16.self) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try presentChild(key)?.scalar.decodeInteger(Int32.self) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try presentChild(key)?.scalar.decodeInteger(Int64.self) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try presentChild(key)?.scalar.decodeInteger(UInt.self) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try presentChild(key)?.scalar.decodeInteger(UInt8.self) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try presentChild(key)?.scalar.decodeInteger(UInt16.self) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try presentChild(key)?.scalar.decodeInteger(UInt32.self) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try presentChild(key)?.scalar.decodeInteger(UInt64.self) }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let value = member(key), tape.kind(value) != .null else { return nil }

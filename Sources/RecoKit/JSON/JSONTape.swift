@@ -134,7 +134,8 @@ public final class JSONTape: Sendable {
         }
     }
 
-    /// The whole value at `index` as a ``JSONValue`` tree.
+    /// The whole value at `index` as a ``JSONValue`` tree. Built with a stack of its own, not by
+    /// recursion, so no depth the limits allow can overflow a thread's stack.
     func value(_ index: Int) -> JSONValue {
         switch kind(index) {
         case .null: return .null
@@ -142,18 +143,50 @@ public final class JSONTape: Sendable {
         case .true: return .bool(true)
         case .number: return .number(JSONNumber(uncheckedText: numberText(index)))
         case .string: return .string(string(index))
-        case .array:
-            var elements: [JSONValue] = []
-            let end = next(index)
-            var cursor = index + 1
-            while cursor < end {
-                elements.append(value(cursor))
-                cursor = next(cursor)
-            }
-            return .array(elements)
-        case .object:
-            return .object(members(index))
+        case .array, .object: break
         }
+        var stack = [OpenValue(tape: self, index)]
+        while true {
+            let top = stack.count - 1
+            if stack[top].cursor >= stack[top].end {
+                let done = stack.removeLast().value
+                if stack.isEmpty { return done }
+                stack[stack.count - 1].add(done)
+                continue
+            }
+            var cursor = stack[top].cursor
+            if stack[top].isObject {
+                stack[top].key = string(cursor)
+                cursor += 1
+            }
+            stack[top].cursor = next(cursor)
+            switch kind(cursor) {
+            case .array, .object: stack.append(OpenValue(tape: self, cursor))
+            default: stack[top].add(value(cursor))
+            }
+        }
+    }
+
+    /// An array or object being built by ``value(_:)``.
+    private struct OpenValue {
+        let isObject: Bool
+        let end: Int
+        var cursor: Int
+        var elements: [JSONValue] = []
+        var members: [String: JSONValue] = [:]
+        var key = ""
+
+        init(tape: JSONTape, _ index: Int) {
+            isObject = tape.kind(index) == .object
+            end = tape.next(index)
+            cursor = index + 1
+        }
+
+        mutating func add(_ value: JSONValue) {
+            if isObject { members[key] = value } else { elements.append(value) }
+        }
+
+        var value: JSONValue { isObject ? .object(members) : .array(elements) }
     }
 
     /// The members of the object at `index` as a dictionary (a repeated key keeps its last value).

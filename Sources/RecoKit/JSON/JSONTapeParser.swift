@@ -14,11 +14,23 @@ enum JSONTapeParser {
             _ = try JSONParser.parse(data, limits: limits)
             return nil
         }
-        let tokens: [JSONTape.Token]? = data.withUnsafeBytes { raw in
-            var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self), limits: limits)
-            return scanner.document() ? scanner.tokens : nil
+        // Tokens are written in place into one allocation that never grows (pages never written are never
+        // touched). Real documents have at most about one token per two bytes; one that has more is
+        // scanned again with room for one token per byte, which every token takes at least.
+        for capacity in [data.count / 2 + 2, data.count + 2] {
+            var scanned = false
+            var overflowed = false
+            let tokens = [JSONTape.Token](unsafeUninitializedCapacity: capacity) { buffer, count in
+                data.withUnsafeBytes { raw in
+                    var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self), limits: limits, tokens: buffer.baseAddress!, capacity: capacity)
+                    scanned = scanner.document()
+                    overflowed = scanner.count > capacity
+                    count = scanned && !overflowed ? scanner.count : 0
+                }
+            }
+            if scanned && !overflowed { return JSONTape(data: data, tokens: tokens) }
+            if !overflowed { break }
         }
-        if let tokens { return JSONTape(data: data, tokens: tokens) }
         _ = try JSONParser.parse(data, limits: limits)
         // The tree parser accepted what the scanner refused: a disagreement the fuzz target looks for.
         throw .invalidJSON("the document could not be indexed (a RecoKit defect: please report it with the document)", at: .root, line: 1, column: 1)
@@ -28,20 +40,32 @@ enum JSONTapeParser {
         let bytes: UnsafeBufferPointer<UInt8>
         let limits: JSONLimits
         var offset = 0
-        var tokens: [JSONTape.Token] = []
-        /// The tokens of the arrays and objects open around the current value, outermost first.
+        /// Where the tokens are written, and how many there are so far.
+        let tokens: UnsafeMutablePointer<JSONTape.Token>
+        let capacity: Int
+        /// Tokens scanned; past `capacity` they are counted but not written (the scan is then redone).
+        var count = 0
+        /// The arrays and objects open around the current value, outermost first: each one's token
+        /// times two, plus one for an object.
         var open: [Int] = []
 
-        init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
+        init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits, tokens: UnsafeMutablePointer<JSONTape.Token>, capacity: Int) {
             self.bytes = bytes
             self.limits = limits
-            // At most one token per two bytes (plus the root), so this never grows; pages never
-            // written are never touched.
-            tokens.reserveCapacity(bytes.count / 2 + 2)
+            self.tokens = tokens
+            self.capacity = capacity
         }
 
         @inline(__always) mutating func add(_ kind: JSONTape.Kind, start: Int, payload: Int = 0) {
-            tokens.append(JSONTape.Token(start: UInt32(truncatingIfNeeded: start), info: kind.rawValue << 29 | UInt32(truncatingIfNeeded: payload)))
+            if count < capacity {
+                (tokens + count).initialize(to: JSONTape.Token(start: UInt32(truncatingIfNeeded: start), info: kind.rawValue << 29 | UInt32(truncatingIfNeeded: payload)))
+            }
+            count += 1
+        }
+
+        /// Records where the container whose token is `token` ends: at the next token.
+        @inline(__always) mutating func close(_ token: Int) {
+            if token < capacity { tokens[token].info |= UInt32(truncatingIfNeeded: count) }
         }
 
         @inline(__always) mutating func skipWhitespace() {
@@ -72,16 +96,16 @@ enum JSONTapeParser {
                 switch byte {
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     guard open.count < limits.maximumDepth else { return false }
-                    let token = tokens.count
+                    let token = count
                     add(byte == UInt8(ascii: "{") ? .object : .array, start: offset)
                     offset += 1
                     skipWhitespace()
-                    let close = byte + 2  // '{' + 2 == '}', '[' + 2 == ']'
-                    if offset < bytes.count, bytes[offset] == close {
+                    let closing = byte + 2  // "{" + 2 is "}", "[" + 2 is "]"
+                    if offset < bytes.count, bytes[offset] == closing {
                         offset += 1
-                        tokens[token].info |= UInt32(truncatingIfNeeded: tokens.count)
+                        close(token)
                     } else {
-                        open.append(token)
+                        open.append(token << 1 | (byte == UInt8(ascii: "{") ? 1 : 0))
                         if byte == UInt8(ascii: "{") { guard key() else { return false } }
                         continue
                     }
@@ -93,10 +117,11 @@ enum JSONTapeParser {
                 default: return false
                 }
                 // Close the containers this value completes, innermost first.
-                while let container = open.last {
+                while let top = open.last {
+                    let container = top >> 1
                     skipWhitespace()
                     guard offset < bytes.count else { return false }
-                    let isObject = tokens[container].kind == .object
+                    let isObject = top & 1 == 1
                     if bytes[offset] == UInt8(ascii: ",") {
                         offset += 1
                         if isObject { guard key() else { return false } }
@@ -104,7 +129,7 @@ enum JSONTapeParser {
                     }
                     guard bytes[offset] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return false }
                     offset += 1
-                    tokens[container].info |= UInt32(truncatingIfNeeded: tokens.count)
+                    close(container)
                     open.removeLast()
                 }
                 if open.isEmpty { return true }
