@@ -116,7 +116,11 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try child(key).scalar.decodeBool() }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try child(key).scalar.decodeString() }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        // A string as written needs no tree; anything else takes the general path (numbers as text, errors).
+        if let value = member(key), tape.kind(value) == .string { return tape.string(value) }
+        return try child(key).scalar.decodeString()
+    }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try child(key).scalar.decodeFloatingPoint(Double.self) }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try child(key).scalar.decodeFloatingPoint(Float.self) }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try child(key).scalar.decodeInteger(Int.self) }
@@ -129,7 +133,13 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try child(key).scalar.decodeInteger(UInt16.self) }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try child(key).scalar.decodeInteger(UInt32.self) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try child(key).scalar.decodeInteger(UInt64.self) }
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try child(key).decodeValue(type) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        if T.self == Decimal.self, let value = member(key), tape.kind(value) == .number,
+           let decimal = JSONNumber(uncheckedText: tape.numberText(value)).decimal {
+            return decimal as! T
+        }
+        return try child(key).decodeValue(type)
+    }
 
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         guard let value = member(key), tape.kind(value) != .null else { return nil }
@@ -144,7 +154,17 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         return JSONTapeDecoder(tape: tape, index: value, parentPath: codingPath, lastKey: key)
     }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try presentChild(key)?.scalar.decodeBool() }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        if let value = member(key) {
+            switch tape.kind(value) {
+            case .true: return true
+            case .false: return false
+            case .null: return nil
+            default: return try JSONTapeDecoder(tape: tape, index: value, parentPath: codingPath, lastKey: key).scalar.decodeBool()
+            }
+        }
+        return nil
+    }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try presentChild(key)?.scalar.decodeFloatingPoint(Double.self) }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try presentChild(key)?.scalar.decodeFloatingPoint(Float.self) }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try presentChild(key)?.scalar.decodeInteger(Int.self) }
@@ -160,6 +180,9 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let value = member(key), tape.kind(value) != .null else { return nil }
+        if T.self == Decimal.self, tape.kind(value) == .number, let decimal = JSONNumber(uncheckedText: tape.numberText(value)).decimal {
+            return (decimal as! T)
+        }
         return try JSONTapeDecoder(tape: tape, index: value, parentPath: codingPath, lastKey: key).decodeValue(type)
     }
 

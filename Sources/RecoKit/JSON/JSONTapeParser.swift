@@ -188,19 +188,22 @@ enum JSONTapeParser {
             var seen: UInt64 = 0  // every plain byte OR-ed in: a high bit means non-ASCII text
             while true {
                 let runStart = offset
-                while offset + 8 <= count {
-                    let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    let quote = word ^ (ones &* 0x22)
-                    let backslash = word ^ (ones &* 0x5C)
-                    // A byte that is a quote, a backslash or below 0x20 stops the run (exact "has a byte
-                    // less than" tests, one per kind).
-                    let stop = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
-                    if stop & highBits != 0 { break }
-                    seen |= word
-                    offset += 8
-                }
                 var byte: UInt8 = 0
-                while offset < count {
+                while true {
+                    if offset + 8 <= count {
+                        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))  // byte 0 lowest
+                        let quote = word ^ (ones &* 0x22)
+                        let backslash = word ^ (ones &* 0x5C)
+                        // A byte that is a quote, a backslash or below 0x20 stops the run ("has a byte less
+                        // than" tests, one per kind: the lowest flagged byte is exact, so it is the first).
+                        let stop = (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)) & highBits
+                        seen |= word  // bytes past the stop may count too: at worst a needless UTF-8 check
+                        if stop == 0 { offset += 8; continue }
+                        offset += stop.trailingZeroBitCount >> 3
+                        byte = bytes[offset]
+                        break
+                    }
+                    guard offset < count else { return false }
                     byte = bytes[offset]
                     if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
                     seen |= UInt64(byte)
