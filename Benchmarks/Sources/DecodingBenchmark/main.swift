@@ -1,6 +1,6 @@
 import BenchmarkSupport
 import Foundation
-import RecoKit
+@_spi(JSONTape) import RecoKit
 import RecoVendors
 
 // Decoding a Segmentify reply into widgets of a caller's model (RecoKit: parse, assemble the blocks by
@@ -25,8 +25,16 @@ if arguments.count == 5, arguments[1] == "work", let work = Work(argument: argum
 if arguments.count == 4, arguments[1] == "memory" {
     let data = try Data(contentsOf: URL(fileURLWithPath: arguments[3]))
     let before = peakResidentBytes()
-    // Every product kept (the default limits would keep 20,000 of them).
-    let reply = try VendorPayloads.decode(data, variantId: RetenoVariantId("r1v1"), limits: .unlimited)
+    if arguments[2] == "tape" {
+        let tape = try JSONTape.parse(data)!
+        print("\(peakResidentBytes()) \(before) \(data.count) \(tape.tokenCount)")
+        exit(0)
+    }
+    // Every product kept (the default limits would keep 20,000 of them). "tree": the former path, through a
+    // JSONValue tree, for comparison.
+    let reply = arguments[2] == "tree"
+        ? try VendorPayloads.decode(JSONValue(parsing: data), variantId: RetenoVariantId("r1v1"), limits: .unlimited)
+        : try VendorPayloads.decode(data, variantId: RetenoVariantId("r1v1"), limits: .unlimited)
     var kept = reply.widgets.map(\.items.count).reduce(0, +)
     if arguments[2] == "model" {
         let items = reply.decoded(as: RetenoItem.self)
@@ -123,7 +131,7 @@ if environment["RECOKIT_DECODING_MEMORY"] == "0" {
     try RetenoReply.make(targetBytes: 50_000_000).write(to: file)
     print("Peak memory decoding a 50 MB Reteno reply, every product kept (a process of its own; its whole peak resident set against the reply's size)")
     var memory = Table("decoding", "reply MB", "products kept", "peak MB", "peak / reply", "target 3x")
-    for mode in ["raw", "model"] {
+    for mode in ["tape", "raw", "model", "tree"] {
         let (code, output, errors) = try Callgrind.run(executable, ["memory", mode, file.path])
         let fields = output.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         guard code == 0, fields.count == 4 else {
@@ -132,10 +140,13 @@ if environment["RECOKIT_DECODING_MEMORY"] == "0" {
             continue
         }
         let ratio = Double(fields[0]) / Double(fields[2])
-        memory.add(mode == "raw" ? "VendorPayloads.decode (raw products)" : "… .decoded(as: RetenoItem.self)", format(Double(fields[2]) / 1e6, decimals: 1), "\(fields[3])",
+        let names = ["tape": "the tape alone (parse)", "raw": "VendorPayloads.decode (raw products)", "model": "… .decoded(as: RetenoItem.self)", "tree": "raw products through a JSONValue tree (before)"]
+        let name = names[mode] ?? mode
+        memory.add(name, format(Double(fields[2]) / 1e6, decimals: 1), mode == "tape" ? "\(fields[3]) tokens" : "\(fields[3])",
                    format(Double(fields[0]) / 1e6, decimals: 1), format(ratio, decimals: 2) + "x", verdict(ratio <= 3))
     }
     memory.print()
+    print("(the process holds about 25 MB before it reads the reply; the models of 100,000 products are the caller's own cost)")
 }
 try? FileManager.default.removeItem(at: scratch)  // exit() runs no defer
 exit(status)
