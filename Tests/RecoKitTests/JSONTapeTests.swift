@@ -164,6 +164,29 @@ import Testing
         #expect(raw.description == tree.description)
     }
 
+    /// A reply above the size a tape copies is read where it is: the same products either way.
+    @Test func aLargeReplyIsReadInPlaceAlike() throws {
+        let product = #"{"productId":"p@","name":"Gel-Kayano \"30\" Koşu","price":349.99,"category":["a","b"]}"#
+        var text = #"{"recoms":["#
+        var count = 0
+        while text.utf8.count <= JSONTape.copiedBytes + 1000 {
+            if count > 0 { text += "," }
+            text += product.replacingOccurrences(of: "@", with: "\(count)")
+            count += 1
+        }
+        text += "]}"
+        let data = Data(text.utf8)
+        let tape = try #require(try JSONTape.parse(data))
+        let recoms = try #require(tape.root["recoms"]?.elements)
+        #expect(recoms.count == count)
+        for index in [0, count / 2, count - 1] {
+            let raw = try RawProduct(recoms[index])
+            #expect(raw.productId == "p\(index)")
+            #expect(raw.field(named: "name") == "Gel-Kayano \"30\" Koşu")
+            #expect(raw["category"] == ["a", "b"])
+        }
+    }
+
     @Test func aRawProductFromTheTapeRefusesWhatTheTreeRefuses() throws {
         for document in [#"[1]"#, #"{"name":"x"}"#, #"{"productId":""}"#, #"{"productId":[1]}"#, #"{"productId":null}"#] {
             let data = Data(document.utf8)

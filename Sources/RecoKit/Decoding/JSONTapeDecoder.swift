@@ -115,7 +115,16 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         return tape.kind(value) == .null
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try child(key).scalar.decodeBool() }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        if let value = member(key) {
+            switch tape.kind(value) {
+            case .true: return true
+            case .false: return false
+            default: break
+            }
+        }
+        return try child(key).scalar.decodeBool()
+    }
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
         // A string as written needs no tree; anything else takes the general path (numbers as text, errors).
         if let value = member(key), tape.kind(value) == .string { return tape.string(value) }

@@ -39,13 +39,31 @@ public final class JSONTape: Sendable {
     /// parsed into a ``JSONValue`` tree instead.
     public static let maximumBytes = (1 << 28) - 1
 
-    /// The document's bytes.
-    let data: Data
+    /// The document's bytes: a reply of up to ``copiedBytes`` is copied into an array of the tape's
+    /// own, which reads faster (`Data` checks exclusive access to its storage on every read, a few dozen
+    /// instructions); a larger one is read where it is, so that it costs no memory twice.
+    private let storage: Bytes
     let tokens: [Token]
 
+    private enum Bytes: Sendable {
+        case copied([UInt8])
+        case shared(Data)
+    }
+
+    /// The largest reply a tape copies (see `storage`): 4 MiB.
+    @_spi(JSONTape) public static let copiedBytes = 4 << 20
+
     init(data: Data, tokens: [Token]) {
-        self.data = data
+        self.storage = data.count <= Self.copiedBytes ? .copied([UInt8](data)) : .shared(data)
         self.tokens = tokens
+    }
+
+    /// Calls `body` with the document's bytes.
+    @inline(__always) func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        switch storage {
+        case .copied(let bytes): bytes.withUnsafeBytes(body)
+        case .shared(let data): data.withUnsafeBytes(body)
+        }
     }
 
     /// Parses a document into a tape.
@@ -80,7 +98,7 @@ public final class JSONTape: Sendable {
         let token = tokens[index]
         let start = Int(token.start) + (token.kind == .string ? 1 : 0)
         let length = Int(token.payload & Token.lengthMask)
-        return data.withUnsafeBytes { raw in body(UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)])) }
+        return withBytes { raw in body(UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)])) }
     }
 
     /// The text of the string at `index`, escapes decoded.
@@ -109,7 +127,7 @@ public final class JSONTape: Sendable {
         let wantedLength = UInt32(truncatingIfNeeded: wanted.count)
         let objectKind = Kind.object.rawValue
         let arrayKind = Kind.array.rawValue
-        return data.withUnsafeBytes { raw in
+        return withBytes { raw in
             tokens.withUnsafeBufferPointer { tokens in
                 let end = Int(tokens[index].info & Token.payloadMask)
                 var cursor = index + 1

@@ -157,20 +157,42 @@ enum JSONTapeParser {
             return true
         }
 
+        /// Scans a number literal (RFC 8259: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`) in one pass.
+        /// The tree parser takes every number character that follows into the literal, so a literal followed
+        /// by one (`01`, `1e5e`, `1-2`) is refused, as is one longer than the limit.
         mutating func number() -> Bool {
             let start = offset
-            while offset < bytes.count {
-                switch bytes[offset] {
+            let count = bytes.count
+            var index = offset
+            @inline(__always) func isDigit(_ at: Int) -> Bool { at < count && bytes[at] &- UInt8(ascii: "0") < 10 }
+            if index < count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < count, bytes[index] == UInt8(ascii: "0") {
+                index += 1
+            } else {
+                guard isDigit(index) else { return false }
+                while isDigit(index) { index += 1 }
+            }
+            if index < count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                guard isDigit(index) else { return false }
+                while isDigit(index) { index += 1 }
+            }
+            if index < count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+                index += 1
+                if index < count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                guard isDigit(index) else { return false }
+                while isDigit(index) { index += 1 }
+            }
+            if index < count {
+                switch bytes[index] {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
-                    guard offset - start < limits.maximumNumberLength else { return false }
-                    offset += 1
-                    continue
+                    return false
                 default: break
                 }
-                break
             }
-            guard JSONNumber.isValidLiteral(UnsafeBufferPointer(rebasing: bytes[start..<offset])) else { return false }
-            add(.number, start: start, payload: offset - start)
+            guard index - start <= limits.maximumNumberLength else { return false }
+            offset = index
+            add(.number, start: start, payload: index - start)
             return true
         }
 
