@@ -11,7 +11,7 @@ import RecoVendors
 //    model, side by side, interleaved rounds. Target: at most 45 instructions per byte into the model.
 // 3. Peak memory decoding a 50 MB Reteno reply, against 3x the reply's size.
 // Modes used by the driver: `work <case> <repeats> <file>` (what valgrind runs) and
-// `memory <raw|model> <file>`. Set RECOKIT_DECODING_CALLGRIND=0 or RECOKIT_DECODING_MEMORY=0 to skip a part.
+// `memory <tape|raw|model|tree> <file>`; `reply <bytes> <file>` writes the synthetic reply. Set RECOKIT_DECODING_CALLGRIND=0 or RECOKIT_DECODING_MEMORY=0 to skip a part.
 let arguments = CommandLine.arguments
 let environment = ProcessInfo.processInfo.environment
 
@@ -20,6 +20,12 @@ if arguments.count == 5, arguments[1] == "work", let work = Work(argument: argum
     var total = try work.run(data)  // warm-up: one-time costs are not the decoder's per-byte cost
     total &+= try recokitMeasuredRegion(work, data, repeats: repeats)
     print(total)
+    exit(0)
+}
+if arguments.count == 4, arguments[1] == "reply", let bytes = Int(arguments[2]) {
+    // The synthetic Segmentify reply, for measuring one case by hand:
+    // valgrind --tool=callgrind --toggle-collect='*recokitMeasuredRegion*' DecodingBenchmark work model 1 FILE
+    try SyntheticReply.make(targetBytes: bytes).write(to: URL(fileURLWithPath: arguments[3]))
     exit(0)
 }
 if arguments.count == 4, arguments[1] == "memory" {
