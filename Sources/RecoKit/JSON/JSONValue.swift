@@ -132,6 +132,10 @@ extension JSONValue: Codable {
             self = direct.value
             return
         }
+        if let tape = decoder as? JSONTapeDecoder {
+            self = tape.tape.value(tape.index)
+            return
+        }
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
