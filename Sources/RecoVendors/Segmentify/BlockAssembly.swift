@@ -22,6 +22,11 @@ struct BlockAssembly {
     mutating func assemble<Node: JSONNode>(_ block: SegmentifyBlock<Node>, report: inout DecodingReport) -> [(RawProduct, JSONPath)] {
         var products: [(RawProduct, JSONPath)] = []
         var inBlock: Set<String> = []
+        // Room for every product the block was sent, so the sets and the list never grow by rehashing.
+        let sent = (block.staticProducts?.elements.count ?? 0) + block.sources.reduce(0) { $0 + ($1.list?.elements.count ?? 0) }
+        inBlock.reserveCapacity(sent)
+        shown.reserveCapacity(shown.count + sent)
+        products.reserveCapacity(sent)
 
         if let list = block.staticProducts {
             for (index, element) in list.elements.enumerated() {
