@@ -13,7 +13,7 @@ import Foundation
 /// Built by ``JSONTapeParser``, which accepts exactly what ``JSONValue/init(parsing:limits:)-(Data,_)``
 /// accepts and throws the same errors (paths, lines, columns, limits).
 @_spi(JSONTape)
-public final class JSONTape: Sendable {
+public final class JSONTape: @unchecked Sendable {  // unchecked: the copied bytes are written once, in init, and only read after
     /// The kinds of token.
     @_spi(JSONTape)
     public enum Kind: UInt32, Sendable {
@@ -39,31 +39,38 @@ public final class JSONTape: Sendable {
     /// parsed into a ``JSONValue`` tree instead.
     public static let maximumBytes = (1 << 28) - 1
 
-    /// The document's bytes: a reply of up to ``copiedBytes`` is copied into an array of the tape's
-    /// own, which reads faster (`Data` checks exclusive access to its storage on every read, a few dozen
-    /// instructions); a larger one is read where it is, so that it costs no memory twice.
-    private let storage: Bytes
+    /// The document's bytes: a reply of up to ``copiedBytes`` is copied into memory the tape owns (and
+    /// frees when it goes), read through a plain pointer: no retain, release or exclusivity check per
+    /// read (`Data` costs a few dozen instructions a read); a larger one is read where it is, so that it
+    /// costs no memory twice.
+    private let copied: UnsafeRawBufferPointer?
+    private let shared: Data?
     let tokens: [Token]
 
-    private enum Bytes: Sendable {
-        case copied([UInt8])
-        case shared(Data)
-    }
-
-    /// The largest reply a tape copies (see `storage`): 4 MiB.
+    /// The largest reply a tape copies (see `copied`): 4 MiB.
     @_spi(JSONTape) public static let copiedBytes = 4 << 20
 
     init(data: Data, tokens: [Token]) {
-        self.storage = data.count <= Self.copiedBytes ? .copied([UInt8](data)) : .shared(data)
+        if data.count <= Self.copiedBytes {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 8)
+            _ = data.copyBytes(to: buffer, count: data.count)
+            self.copied = UnsafeRawBufferPointer(start: buffer.baseAddress, count: data.count)
+            self.shared = nil
+        } else {
+            self.copied = nil
+            self.shared = data
+        }
         self.tokens = tokens
+    }
+
+    deinit {
+        if let base = copied?.baseAddress { UnsafeMutableRawPointer(mutating: base).deallocate() }
     }
 
     /// Calls `body` with the document's bytes.
     @inline(__always) func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
-        switch storage {
-        case .copied(let bytes): bytes.withUnsafeBytes(body)
-        case .shared(let data): data.withUnsafeBytes(body)
-        }
+        if let copied { return body(copied) }
+        return shared!.withUnsafeBytes(body)
     }
 
     /// Parses a document into a tape.
@@ -239,8 +246,14 @@ public final class JSONTape: Sendable {
             return value
         }
         while offset < raw.count {
-            let byte = raw[offset]
-            guard byte == UInt8(ascii: "\\") else { buffer.append(byte); offset += 1; continue }
+            // The run up to the next backslash, in one copy.
+            var run = offset
+            while run < raw.count && raw[run] != UInt8(ascii: "\\") { run += 1 }
+            if run > offset {
+                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[offset..<run]))
+                offset = run
+                continue
+            }
             let escape = raw[offset + 1]
             offset += 2
             switch escape {

@@ -137,7 +137,7 @@ enum JSONTapeParser {
         }
 
         /// Scans `"key":`, leaving the offset at the value.
-        mutating func key() -> Bool {
+        @inline(__always) mutating func key() -> Bool {  // inlined: called on its own it retained the scanner's storage once per key
             skipWhitespace()
             guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { return false }
             guard string() else { return false }
