@@ -26,7 +26,7 @@ struct JSONTapeDecoder: Decoder {
         guard tape.kind(index) == .object else {
             throw DecodingError.typeMismatch([String: Any].self, .init(codingPath: codingPath, debugDescription: "expected an object, found \(kindDescription)"))
         }
-        return KeyedDecodingContainer(TapeKeyedContainer<Key>(tape: tape, object: index, codingPath: codingPath))
+        return KeyedDecodingContainer(TapeKeyedContainer<Key>(tape: tape, object: index, codingPath: codingPath, members: TapeMemberIndex(tape: tape, object: index)))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -51,10 +51,14 @@ struct JSONTapeDecoder: Decoder {
 
     /// An array whose elements are all strings, as `[String]`, read without a decoder per element; nil
     /// for anything else (which then takes the general path, with its leniency and its errors).
-    func stringArray() -> [String]? {
+    func stringArray() -> [String]? { Self.stringArray(tape, index) }
+
+    /// ``stringArray()`` for the value at `index` of `tape`.
+    static func stringArray(_ tape: JSONTape, _ index: Int) -> [String]? {
         guard tape.kind(index) == .array else { return nil }
         var strings: [String] = []
         let end = tape.next(index)
+        strings.reserveCapacity(end - index - 1)  // one token per element, when they are all strings
         var cursor = index + 1
         while cursor < end {
             guard tape.kind(cursor) == .string else { return nil }
@@ -93,15 +97,23 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     let tape: JSONTape
     let object: Int
     let codingPath: [any CodingKey]
+    /// The object's members, indexed once for the lookups of all the fields.
+    let members: TapeMemberIndex
 
     var allKeys: [Key] {
         var seen: Set<String> = []
         return (JSONView(tape: tape, index: object).keys ?? []).filter { seen.insert($0).inserted }.compactMap { Key(stringValue: $0) }
     }
 
-    func member(_ key: Key) -> Int? { tape.member(key.stringValue, of: object) }
+    func member(_ key: Key) -> Int? { members.member(key.stringValue) }
 
     func contains(_ key: Key) -> Bool { member(key) != nil }
+
+    /// The number at `value` as a `Decimal`, read from its bytes when it is plain (no `String` made),
+    /// as ``JSONNumber/decimal`` reads it otherwise.
+    func decimal(_ value: Int) -> Decimal? {
+        tape.withRawBytes(value) { JSONNumber.fastDecimal($0) } ?? JSONNumber(uncheckedText: tape.numberText(value)).decimal
+    }
 
     func child(_ key: Key) throws -> JSONTapeDecoder {
         guard let value = member(key) else {
@@ -143,9 +155,11 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try child(key).scalar.decodeInteger(UInt32.self) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try child(key).scalar.decodeInteger(UInt64.self) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        if T.self == Decimal.self, let value = member(key), tape.kind(value) == .number,
-           let decimal = JSONNumber(uncheckedText: tape.numberText(value)).decimal {
+        if T.self == Decimal.self, let value = member(key), tape.kind(value) == .number, let decimal = decimal(value) {
             return decimal as! T
+        }
+        if T.self == [String].self, let value = member(key), let strings = JSONTapeDecoder.stringArray(tape, value) {
+            return strings as! T
         }
         return try child(key).decodeValue(type)
     }
@@ -189,7 +203,7 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let value = member(key), tape.kind(value) != .null else { return nil }
-        if T.self == Decimal.self, tape.kind(value) == .number, let decimal = JSONNumber(uncheckedText: tape.numberText(value)).decimal {
+        if T.self == Decimal.self, tape.kind(value) == .number, let decimal = decimal(value) {
             return (decimal as! T)
         }
         return try JSONTapeDecoder(tape: tape, index: value, parentPath: codingPath, lastKey: key).decodeValue(type)
