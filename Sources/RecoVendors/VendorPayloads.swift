@@ -1,4 +1,5 @@
 import Foundation
+@_spi(JSONTape) import RecoKit
 
 /// Decodes any supported vendor's recommendation payload, recognising the vendor from its shape when
 /// you do not name it.
@@ -27,16 +28,19 @@ import Foundation
 /// ```
 public enum VendorPayloads {
     /// The kind of payload this is, judged by its top-level keys; nil when it matches none.
-    public static func detect(_ json: JSONValue) -> VendorPayloadKind? {
-        if case .array(let elements) = json, !elements.isEmpty, elements.allSatisfy({ $0.stringValue != nil }) { return .segmentifyKeys }
-        guard case .object(let members) = json else { return nil }
-        if members["recoms"] != nil { return .retenoRecommendations }
-        if let search = members["search"]?[0]?.arrayValue, !search.isEmpty { return .segmentifySearch }
-        if members["responses"] != nil || members["statusCode"] != nil { return .segmentifyRecommendations }
-        if members["search"] != nil { return .segmentifySearch }
-        if members["result"]?.objectValue != nil { return .eightDigitsReply }
-        if members["purchase"] != nil, members["type"] == "purchase" { return .connectifPurchase }
-        if SegmentCategory.documented.contains(where: { members[$0.rawValue] != nil }) { return .bloomreachSegments }
+    public static func detect(_ json: JSONValue) -> VendorPayloadKind? { detect(node: json) }
+
+    /// ``detect(_:)`` for a tree or a tape.
+    static func detect<Node: JSONNode>(node json: Node) -> VendorPayloadKind? {
+        if let elements = json.nodeElements, !elements.isEmpty, elements.allSatisfy({ $0.stringValue != nil }) { return .segmentifyKeys }
+        guard json.isObject else { return nil }
+        if json["recoms"] != nil { return .retenoRecommendations }
+        if let search = json["search"]?.nodeElements?.first?.nodeElements, !search.isEmpty { return .segmentifySearch }
+        if json["responses"] != nil || json["statusCode"] != nil { return .segmentifyRecommendations }
+        if json["search"] != nil { return .segmentifySearch }
+        if json["result"]?.isObject == true { return .eightDigitsReply }
+        if json["purchase"] != nil, json["type"]?.stringValue == "purchase" { return .connectifPurchase }
+        if SegmentCategory.documented.contains(where: { json[$0.rawValue] != nil }) { return .bloomreachSegments }
         return nil
     }
 
@@ -59,7 +63,17 @@ public enum VendorPayloads {
         _ data: Data, vendor: Vendor? = nil, language: String? = nil, variantId: RetenoVariantId? = nil, title: String = "",
         limits: ReplyLimits = .default
     ) throws(PayloadError) -> Recommendations<RawProduct> {
-        try decode(JSONValue(parsing: data, limits: limits.json), vendor: vendor, language: language, variantId: variantId, title: title, limits: limits)
+        guard let tape = try JSONTape.parse(data, limits: limits.json) else {
+            return try decode(JSONValue(parsing: data, limits: limits.json), vendor: vendor, language: language, variantId: variantId, title: title, limits: limits)
+        }
+        // Recommendation replies are read in place; the other kinds are small and read as a tree.
+        let root = tape.root
+        switch try kind(ofNode: root, vendor: vendor) {
+        case .retenoRecommendations, .segmentifyRecommendations:
+            return try decode(node: root, vendor: vendor, language: language, variantId: variantId, title: title, limits: limits)
+        default:
+            return try decode(root.value, vendor: vendor, language: language, variantId: variantId, title: title, limits: limits)
+        }
     }
 
     /// Decodes an already parsed payload (see ``decode(_:vendor:language:variantId:title:limits:)-(Data,_,_,_,_,_)``).
@@ -67,21 +81,28 @@ public enum VendorPayloads {
         _ json: JSONValue, vendor: Vendor? = nil, language: String? = nil, variantId: RetenoVariantId? = nil, title: String = "",
         limits: ReplyLimits = .default
     ) throws(PayloadError) -> Recommendations<RawProduct> {
-        let kind = try kind(of: json, vendor: vendor)
+        try decode(node: json, vendor: vendor, language: language, variantId: variantId, title: title, limits: limits)
+    }
+
+    /// Decodes a payload read as a tree or a tape (see the `JSONValue` overload).
+    static func decode<Node: JSONNode>(
+        node json: Node, vendor: Vendor?, language: String?, variantId: RetenoVariantId?, title: String, limits: ReplyLimits
+    ) throws(PayloadError) -> Recommendations<RawProduct> {
+        let kind = try kind(ofNode: json, vendor: vendor)
         switch kind {
         case .retenoRecommendations:
-            if let variantId { return try RetenoRecoms.decode(json, variantId: variantId, title: title, limits: limits) }
-            var reply = try RetenoRecoms.decode(json, instanceId: unnamedRetenoVariant, title: title, limits: limits)
+            if let variantId { return try RetenoRecoms.decode(node: json, instanceId: variantId.description, title: title, limits: limits) }
+            var reply = try RetenoRecoms.decode(node: json, instanceId: unnamedRetenoVariant, title: title, limits: limits)
             reply.report.notices.append(DecodingNotice(
                 .unnamedVariant, at: .root,
                 "a Reteno reply does not name its variant: the widget's instanceId is \"\(unnamedRetenoVariant)\"; give the variant id (r{recomId}v{variantId}) to track it"))
             return reply
         case .segmentifyRecommendations:
-            return try SegmentifyRecommendations.decode(json, language: language, limits: limits)
+            return try SegmentifyRecommendations.decode(node: json, language: language, limits: limits)
         case .segmentifyKeys, .bloomreachSegments, .connectifPurchase, .eightDigitsReply:
             throw .unrecognized("this is \(kind.title), which carries no recommendations (VendorPayloads.describe tells what it holds)")
         case .segmentifySearch:
-            let search = try SegmentifySearch.decode(json, language: language, limits: limits)
+            let search = try SegmentifySearch.decode(json.tree, language: language, limits: limits)
             var reply = search.recommendations
             if search.products.items.isEmpty {
                 let phase = search.phase == .beforeSearch ? "before search" : "after search"
@@ -97,11 +118,16 @@ public enum VendorPayloads {
 
     /// The kind of a payload: the one named by `vendor` (its detected kind when the vendor sends several), or the detected one.
     public static func kind(of json: JSONValue, vendor: Vendor?) throws(PayloadError) -> VendorPayloadKind {
-        let detected = detect(json)
+        try kind(ofNode: json, vendor: vendor)
+    }
+
+    /// ``kind(of:vendor:)`` for a tree or a tape.
+    static func kind<Node: JSONNode>(ofNode json: Node, vendor: Vendor?) throws(PayloadError) -> VendorPayloadKind {
+        let detected = detect(node: json)
         guard let vendor else {
             guard let detected else {
-                let keys = json.objectValue.map { $0.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ") }
-                let found = keys.map { $0.isEmpty ? "an empty object" : "an object with the keys \($0)" } ?? json.kindDescription
+                let keys = json.nodeKeys.map { $0.sorted().map { "\"\($0)\"" }.joined(separator: ", ") }
+                let found = keys.map { $0.isEmpty ? "an empty object" : "an object with the keys \($0)" } ?? json.kindPlaceholder.kindDescription
                 throw .unrecognized("not a known vendor payload (expected \"recoms\" for Reteno, \"responses\", \"statusCode\" or \"search\" for Segmentify, \"result\" for 8digits, \"purchase\" for Connectif, segment categories for Bloomreach), found \(found)")
             }
             return detected

@@ -52,7 +52,7 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible, Expressib
     /// The decimal for a valid literal of at most 19 significant digits, built straight from its digits
     /// (Foundation's string parser costs thousands of instructions a price); nil for anything else, which
     /// then goes through `Decimal(string:)`.
-    static func fastDecimal(_ utf8: String.UTF8View) -> Decimal? {
+    static func fastDecimal<Bytes: Sequence<UInt8>>(_ utf8: Bytes) -> Decimal? {
         var mantissa: UInt64 = 0
         var digits = 0
         var exponent = 0

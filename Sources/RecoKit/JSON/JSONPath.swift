@@ -15,26 +15,78 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
     }
 
     /// The steps from the document's root.
-    public var components: [Component]
+    public var components: [Component] {
+        get {
+            guard let lastIndex else { return leading }
+            var all = leading
+            all.append(.index(lastIndex))
+            return all
+        }
+        set {
+            leading = newValue
+            lastIndex = nil
+        }
+    }
+
+    /// The steps but a final array index, which is kept apart (``lastIndex``): the path of every element
+    /// of a list then shares the list's array, so a product's path costs no allocation of its own.
+    private var leading: [Component]
+    private var lastIndex: Int?
 
     /// The root of a document (`$`).
     public static let root = JSONPath(components: [])
 
-    public init(components: [Component]) { self.components = components }
-    public init(arrayLiteral elements: Component...) { self.components = elements }
+    public init(components: [Component]) {
+        self.leading = components
+        self.lastIndex = nil
+    }
+    public init(arrayLiteral elements: Component...) { self.init(components: elements) }
+
+    /// How many steps the path has.
+    private var count: Int { leading.count + (lastIndex == nil ? 0 : 1) }
+
+    /// Calls `body` with each step in order, without making the array of them.
+    private func forEachComponent(_ body: (Component) -> Void) {
+        for component in leading { body(component) }
+        if let lastIndex { body(.index(lastIndex)) }
+    }
+
+    /// This path extended by one step (in one allocation).
+    private func appending(component: Component) -> JSONPath {
+        var all: [Component] = []
+        all.reserveCapacity(count + 1)
+        forEachComponent { all.append($0) }
+        all.append(component)
+        return JSONPath(components: all)
+    }
 
     /// This path extended by a key.
-    public func appending(key: String) -> JSONPath { JSONPath(components: components + [.key(key)]) }
+    public func appending(key: String) -> JSONPath { appending(component: .key(key)) }
     /// This path extended by an array index.
-    public func appending(index: Int) -> JSONPath { JSONPath(components: components + [.index(index)]) }
+    public func appending(index: Int) -> JSONPath {
+        guard lastIndex == nil else { return appending(component: .index(index)) }
+        var path = self
+        path.lastIndex = index
+        return path
+    }
     /// This path extended by the marker of a JSON document encoded in a string.
-    public func appendingEmbeddedJSON() -> JSONPath { JSONPath(components: components + [.embeddedJSON]) }
+    public func appendingEmbeddedJSON() -> JSONPath { appending(component: .embeddedJSON) }
     /// This path followed by another (relative) path.
     public func appending(_ other: JSONPath) -> JSONPath { JSONPath(components: components + other.components) }
 
+    public static func == (lhs: JSONPath, rhs: JSONPath) -> Bool {
+        if lhs.lastIndex == rhs.lastIndex && lhs.leading == rhs.leading { return true }
+        return lhs.count == rhs.count && lhs.components == rhs.components
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        forEachComponent { hasher.combine($0) }
+    }
+
     public var description: String {
         var text = "$"
-        for component in components {
+        forEachComponent { component in
             switch component {
             case .key(let key):
                 if Self.isIdentifier(key) { text += "." + key } else { text += "[" + Self.quoted(key) + "]" }
@@ -72,6 +124,6 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
 extension JSONPath {
     /// The path of a `Decoder`'s coding path: integer keys are array indices, the rest object keys.
     public init(codingPath: [any CodingKey]) {
-        self.components = codingPath.map { key in key.intValue.map(Component.index) ?? .key(key.stringValue) }
+        self.init(components: codingPath.map { key in key.intValue.map(Component.index) ?? .key(key.stringValue) })
     }
 }

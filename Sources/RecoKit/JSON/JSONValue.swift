@@ -81,9 +81,16 @@ public enum JSONValue: Hashable, Sendable {
     public var intValue: Int? {
         switch self {
         case .number(let value): value.int
-        case .string(let text): JSONNumber(text: text.trimmingCharacters(in: .whitespaces))?.int
+        case .string(let text): JSONNumber(text: Self.trimmingWhitespace(text))?.int
         default: nil
         }
+    }
+
+    /// `text.trimmingCharacters(in: .whitespaces)`, without the call (a few thousand instructions) when
+    /// the text starts and ends with a printable ASCII character, which no trimming removes.
+    private static func trimmingWhitespace(_ text: String) -> String {
+        if let first = text.utf8.first, let last = text.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F { return text }
+        return text.trimmingCharacters(in: .whitespaces)
     }
 
     /// The member of an object with this key.
@@ -130,6 +137,10 @@ extension JSONValue: Codable {
     public init(from decoder: any Decoder) throws {
         if let direct = decoder as? JSONValueDecoder {
             self = direct.value
+            return
+        }
+        if let tape = decoder as? JSONTapeDecoder {
+            self = tape.tape.value(tape.index)
             return
         }
         let container = try decoder.singleValueContainer()

@@ -44,11 +44,11 @@ public enum FieldSelection: Hashable, Sendable, CustomStringConvertible {
         case .all:
             return product
         case .productIdOnly:
-            return try! RawProduct(fields: ["productId": product.fields["productId"]!])
+            return try! RawProduct(fields: ["productId": product.field(named: "productId")!])
         case .only(let names):
-            var kept: [String: JSONValue] = ["productId": product.fields["productId"]!]
+            var kept: [String: JSONValue] = ["productId": product.field(named: "productId")!]
             for name in names {
-                if let value = product.fields[name] {
+                if let value = product.field(named: name) {
                     kept[name] = value
                 } else if name.contains("."), let value = product[name] {
                     Self.insert(value, at: name.split(separator: ".").map(String.init)[...], into: &kept)

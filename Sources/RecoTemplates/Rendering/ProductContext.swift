@@ -71,7 +71,7 @@ public struct ProductContext: TemplateContext {
 
     /// The value a template sees under `key` for the product; nil lets the lookup continue down the stack.
     public func value(forKey key: String) -> TemplateValue? {
-        guard let computed = ComputedKey(key) else { return raw.fields[key].map { TemplateValue(DisplayText.singleLine($0)) } }
+        guard let computed = ComputedKey(key) else { return raw.field(named: key).map { TemplateValue(DisplayText.singleLine($0)) } }
         switch computed {
         case .productId: return .string(DisplayText.singleLine(raw.productId))
         case .position: return .number(JSONNumber(position))
@@ -101,7 +101,7 @@ public struct ProductContext: TemplateContext {
 
     private static func firstText(of fields: [String], in raw: RawProduct) -> String? {
         for field in fields {
-            if case .string(let text)? = raw.fields[field], let trimmed = DisplayText.trimmed(text) { return trimmed }
+            if case .string(let text)? = raw.field(named: field), let trimmed = DisplayText.trimmed(text) { return trimmed }
         }
         return nil
     }

@@ -34,17 +34,17 @@ public struct ProductPrice: Sendable, Hashable {
     /// Reads the prices of a raw product.
     /// - Parameter defaultCurrency: the currency code to assume when the product has no `currency`.
     public init(_ raw: RawProduct, defaultCurrency: String? = nil) {
-        let code = Self.nonEmptyString(raw.fields["currency"]) ?? defaultCurrency
+        let code = Self.nonEmptyString(raw.field(named: "currency")) ?? defaultCurrency
         currencyCode = code
-        let price = PlainNumber(raw.fields["price"])
-        let amount = price?.decimal ?? raw.fields["price"]?.decimalValue
+        let price = PlainNumber(raw.field(named: "price"))
+        let amount = price?.decimal ?? raw.field(named: "price")?.decimalValue
         self.amount = amount
-        text = Self.nonEmptyString(raw.fields["priceText"]) ?? amount.map { Self.format(code).string(for: $0) }
+        text = Self.nonEmptyString(raw.field(named: "priceText")) ?? amount.map { Self.format(code).string(for: $0) }
         guard let amount, amount >= 0 else { return }
-        let oldPrice = PlainNumber(raw.fields["oldPrice"])
-        guard let old = oldPrice?.decimal ?? raw.fields["oldPrice"]?.decimalValue, old > amount else { return }
+        let oldPrice = PlainNumber(raw.field(named: "oldPrice"))
+        guard let old = oldPrice?.decimal ?? raw.field(named: "oldPrice")?.decimalValue, old > amount else { return }
         oldAmount = old
-        oldText = Self.nonEmptyString(raw.fields["oldPriceText"]) ?? Self.format(code).string(for: old)
+        oldText = Self.nonEmptyString(raw.field(named: "oldPriceText")) ?? Self.format(code).string(for: old)
         let percent: Int
         if let price, let oldPrice, let exact = PlainNumber.percentOff(old: oldPrice, new: price) {
             percent = exact

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(JSONTape) import RecoKit
 
 /// Decodes Reteno's getRecoms reply, `{"recoms":[{product},…]}`, into one widget of raw products.
 ///
@@ -31,7 +32,11 @@ public enum RetenoRecoms {
     /// - Throws: ``PayloadError``: invalid JSON (with line and column), a missing `recoms` key, or
     ///   `recoms` that is not an array.
     public static func decode(_ data: Data, variantId: RetenoVariantId, title: String = "", limits: ReplyLimits = .default) throws(PayloadError) -> Recommendations<RawProduct> {
-        try decode(JSONValue(parsing: data, limits: limits.json), variantId: variantId, title: title, limits: limits)
+        // Read in place: a product's fields are made only when someone reads them.
+        guard let tape = try JSONTape.parse(data, limits: limits.json) else {
+            return try decode(JSONValue(parsing: data, limits: limits.json), variantId: variantId, title: title, limits: limits)
+        }
+        return try decode(node: tape.root, instanceId: variantId.description, title: title, limits: limits)
     }
 
     /// Decodes an already parsed reply.
@@ -42,13 +47,18 @@ public enum RetenoRecoms {
 
     /// Decodes a reply whose widget gets `instanceId` (a variant id, or a placeholder when it is unknown).
     static func decode(_ json: JSONValue, instanceId id: String, title: String, limits: ReplyLimits = .default) throws(PayloadError) -> Recommendations<RawProduct> {
-        guard case .object(let members) = json else {
-            throw .typeMismatch(expected: "an object with a \"recoms\" array (a Reteno recommendations reply)", found: json, at: .root)
+        try decode(node: json, instanceId: id, title: title, limits: limits)
+    }
+
+    /// Decodes a reply read as a tree or a tape.
+    static func decode<Node: JSONNode>(node json: Node, instanceId id: String, title: String, limits: ReplyLimits = .default) throws(PayloadError) -> Recommendations<RawProduct> {
+        guard json.isObject else {
+            throw .typeMismatch(expected: "an object with a \"recoms\" array (a Reteno recommendations reply)", found: json.kindPlaceholder, at: .root)
         }
-        guard let recoms = members["recoms"] else { throw .missingKey("recoms", at: .root) }
+        guard let recoms = json["recoms"] else { throw .missingKey("recoms", at: .root) }
         let recomsPath = JSONPath.root.appending(key: "recoms")
-        guard case .array(let elements) = recoms else {
-            throw .typeMismatch(expected: "an array of products", found: recoms, at: recomsPath)
+        guard let elements = recoms.nodeElements else {
+            throw .typeMismatch(expected: "an array of products", found: recoms.kindPlaceholder, at: recomsPath)
         }
         var products: [(RawProduct, JSONPath)] = []
         var budget = ProductBudget(limits)
@@ -58,7 +68,7 @@ public enum RetenoRecoms {
             let path = recomsPath.appending(index: index)
             guard budget.admits(products.count, at: path, of: id, report: &report) else { break }
             do {
-                products.append((try RawProduct(element, at: .root), path))
+                products.append((try element.rawProduct(at: .root), path))
                 budget.take()
             } catch {
                 report.failures.append(ProductFailure(index: index, productId: element["productId"]?.scalarText, instanceId: id, productPath: path, error: error))

@@ -19,9 +19,14 @@ struct BlockAssembly {
     }
 
     /// The products of `block` in order, with their paths; failures and eliminations go to `report`.
-    mutating func assemble(_ block: SegmentifyBlock, report: inout DecodingReport) -> [(RawProduct, JSONPath)] {
+    mutating func assemble<Node: JSONNode>(_ block: SegmentifyBlock<Node>, report: inout DecodingReport) -> [(RawProduct, JSONPath)] {
         var products: [(RawProduct, JSONPath)] = []
         var inBlock: Set<String> = []
+        // Room for every product the block was sent, so the sets and the list never grow by rehashing.
+        let sent = (block.staticProducts?.elements.count ?? 0) + block.sources.reduce(0) { $0 + ($1.list?.elements.count ?? 0) }
+        inBlock.reserveCapacity(sent)
+        shown.reserveCapacity(shown.count + sent)
+        products.reserveCapacity(sent)
 
         if let list = block.staticProducts {
             for (index, element) in list.elements.enumerated() {
@@ -76,9 +81,9 @@ struct BlockAssembly {
         return overflow ? .max : sum
     }
 
-    private static func product(_ element: JSONValue, index: Int, at path: JSONPath, of block: SegmentifyBlock, report: inout DecodingReport) -> RawProduct? {
+    private static func product<Node: JSONNode>(_ element: Node, index: Int, at path: JSONPath, of block: SegmentifyBlock<Node>, report: inout DecodingReport) -> RawProduct? {
         do {
-            return try RawProduct(element, at: path)
+            return try element.rawProduct(at: path)
         } catch {
             report.failures.append(ProductFailure(index: index, productId: element["productId"]?.scalarText, instanceId: block.instanceId, path: error.path, reason: error.message))
             return nil

@@ -8,15 +8,20 @@ enum ItemCount: Equatable {
 
     /// Reads `8`, `"8"`, `" 8 "`, `8.0` or `8e0`; `"8.5"`, `"eight"`, `true` are unreadable.
     init(_ value: JSONValue) {
-        let text: String
         switch value {
-        case .number(let number): text = number.text
-        case .string(let string): text = string.trimmingCharacters(in: .whitespaces)
+        case .number, .string: break
         default: self = .unreadable; return
         }
         if let count = value.intValue {
             self = count < 0 ? .negative : .count(count)
             return
+        }
+        // The text is made only now: trimming costs more than reading a count that fits.
+        let text: String
+        switch value {
+        case .number(let number): text = number.text
+        case .string(let string): text = string.trimmingCharacters(in: .whitespaces)
+        default: self = .unreadable; return
         }
         // Not an Int: all digits (a sign allowed) or a whole number in exponent form is out of range.
         var digits = Substring(text)

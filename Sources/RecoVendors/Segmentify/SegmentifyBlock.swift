@@ -1,11 +1,13 @@
 import Foundation
+@_spi(JSONTape) import RecoKit
 
 /// The `params` of one Segmentify `recommendProducts` item, read and checked, ready for
-/// ``BlockAssembly``.
-struct SegmentifyBlock: Sendable {
+/// ``BlockAssembly``. Its product lists are nodes of the reply (a tree, or a tape read in place), so a
+/// product costs nothing until assembly keeps it.
+struct SegmentifyBlock<Node: JSONNode>: Sendable {
     /// A list of products as the vendor sent it, with where it is.
     struct ProductList: Sendable {
-        var elements: [JSONValue]
+        var elements: [Node]
         var path: JSONPath
     }
 
@@ -29,15 +31,17 @@ struct SegmentifyBlock: Sendable {
     /// Where the block's item is.
     var path: JSONPath
 
-    static let staticKey = "RECOMMENDATION_SOURCE_STATIC_ITEMS"
+    static var staticKey: String { "RECOMMENDATION_SOURCE_STATIC_ITEMS" }
 
     /// Reads the `params` of the item at `path`.
     /// - Throws: ``PayloadError`` with the JSON path for a missing `instanceId` or `actionId`, a value of
     ///   the wrong type, or invalid JSON inside `dynamicItems`, `staticItems` or `notificationTitleMap`.
-    init(item path: JSONPath, params: JSONValue?, language: String?, limits: ReplyLimits = .default) throws(PayloadError) {
+    init(item path: JSONPath, params node: Node?, language: String?, limits: ReplyLimits = .default) throws(PayloadError) {
         let paramsPath = path.appending(key: "params")
-        guard let params else { throw .missingKey("params", at: path) }
-        guard case .object(let members) = params else { throw .typeMismatch(expected: "an object", found: params, at: paramsPath) }
+        guard let node else { throw .missingKey("params", at: path) }
+        guard node.isObject else { throw .typeMismatch(expected: "an object", found: node.kindPlaceholder, at: paramsPath) }
+        // Every member but the product lists, as a tree: they are few and small.
+        let members = Self.members(of: node)
         self.path = path
         notices = []
         instanceId = try Self.requiredText("instanceId", in: members, at: paramsPath)
@@ -69,11 +73,11 @@ struct SegmentifyBlock: Sendable {
         }
 
         let productsPath = paramsPath.appending(key: "recommendedProducts")
-        switch members["recommendedProducts"] {
-        case nil, .null?:
+        let products = node["recommendedProducts"]
+        if products == nil || products!.isNull {
             staticProducts = nil
             sources = items.map { Source(item: $0, list: nil) }
-        case .object(let lists)?:
+        } else if let lists = products, lists.isObject {
             staticProducts = try Self.list(lists[Self.staticKey], at: productsPath.appending(key: Self.staticKey))
             var sources: [Source] = []
             sources.reserveCapacity(items.count)
@@ -82,10 +86,10 @@ struct SegmentifyBlock: Sendable {
             }
             self.sources = sources
             let asked = Set(items.map(\.key)).union([Self.staticKey])
-            for key in lists.keys.sorted() where !asked.contains(key) {
+            for key in (lists.nodeKeys ?? []).sorted() where !asked.contains(key) {
                 notices.append(DecodingNotice(.skippedSource, at: productsPath.appending(key: key), "\(instanceId) was sent products under \"\(key)\", but no dynamic item asks for them"))
             }
-        case .array(let lists)?:
+        } else if let lists = products?.nodeElements {
             // v3: element 0 the static items, element i the products of dynamic item i-1.
             staticProducts = try lists.isEmpty ? nil : Self.list(lists[0], at: productsPath.appending(index: 0))
             var sources: [Source] = []
@@ -100,8 +104,8 @@ struct SegmentifyBlock: Sendable {
                     notices.append(DecodingNotice(.skippedSource, at: productsPath.appending(index: index), "\(instanceId) was sent a product list at index \(index), but has only \(items.count) dynamic items"))
                 }
             }
-        case let other?:
-            throw .typeMismatch(expected: "an object or an array of product lists", found: other, at: productsPath)
+        } else {
+            throw .typeMismatch(expected: "an object or an array of product lists", found: products?.kindPlaceholder, at: productsPath)
         }
 
         for source in sources where source.item.itemCount > 0 && source.list == nil {
@@ -126,12 +130,16 @@ struct SegmentifyBlock: Sendable {
         text.count > 40 ? String(text.prefix(39)) + "…" : text
     }
 
-    private static func list(_ value: JSONValue?, at path: JSONPath) throws(PayloadError) -> ProductList? {
-        switch value {
-        case nil, .null?: return nil
-        case .array(let elements)?: return ProductList(elements: elements, path: path)
-        case let other?: throw .typeMismatch(expected: "an array of products", found: other, at: path)
-        }
+    private static func list(_ value: Node?, at path: JSONPath) throws(PayloadError) -> ProductList? {
+        guard let value, !value.isNull else { return nil }
+        guard let elements = value.nodeElements else { throw .typeMismatch(expected: "an array of products", found: value.kindPlaceholder, at: path) }
+        return ProductList(elements: elements, path: path)
+    }
+
+    /// The members of `params` but `recommendedProducts`, as trees.
+    private static func members(of params: Node) -> [String: JSONValue] {
+        if let view = params as? JSONView { return view.members(except: "recommendedProducts") ?? [:] }
+        return params.tree.objectValue ?? [:]
     }
 
     private static func requiredText(_ key: String, in members: [String: JSONValue], at path: JSONPath) throws(PayloadError) -> String {

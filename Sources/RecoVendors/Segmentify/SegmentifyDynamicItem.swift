@@ -2,9 +2,9 @@
 /// `{"recommendationSource":"RECOMMENDATION_SMART_OFFERS","timeFrame":"TODAY","score":"NONE","itemCount":"8"}`.
 struct SegmentifyDynamicItem: Hashable, Sendable {
     /// The algorithm, e.g. `RECOMMENDATION_SMART_OFFERS`, or a category / brand name.
-    var source: String
-    var timeFrame: String?
-    var score: String?
+    let source: String
+    let timeFrame: String?
+    let score: String?
     /// The products this source contributes: 0 when absent, negative or not a whole number, at most
     /// ``ReplyLimits/itemCount``.
     var itemCount: Int
@@ -18,11 +18,8 @@ struct SegmentifyDynamicItem: Hashable, Sendable {
     static let exemptSources: Set<String> = ["RECOMMENDATION_SOURCE_LAST_VISITED", "RECOMMENDATION_EVENT_DATA"]
 
     /// The key of this item's products in an object-form `recommendedProducts`: `source|timeFrame|score`,
-    /// or just `source` when there is no time frame.
-    var key: String {
-        guard let timeFrame, !timeFrame.isEmpty else { return source }
-        return "\(source)|\(timeFrame)|\(score ?? "")"
-    }
+    /// or just `source` when there is no time frame. Made once: a block reads it several times.
+    let key: String
 
     /// Whether this source's products are exempt from elimination by earlier blocks.
     var isExempt: Bool { Self.exemptSources.contains(source) }
@@ -36,8 +33,8 @@ struct SegmentifyDynamicItem: Hashable, Sendable {
         case nil: throw .missingKey("recommendationSource", at: path)
         case let other?: throw .typeMismatch(expected: "a string", found: other, at: path.appending(key: "recommendationSource"))
         }
-        timeFrame = try Self.optionalText(members["timeFrame"], at: path.appending(key: "timeFrame"))
-        score = try Self.optionalText(members["score"], at: path.appending(key: "score"))
+        timeFrame = try Self.optionalText(members["timeFrame"], key: "timeFrame", in: path)
+        score = try Self.optionalText(members["score"], key: "score", in: path)
         // itemCount: "8" or 8. Anything else that is present counts as 0, as the vendor's library does.
         switch members["itemCount"] {
         case nil, .null?:
@@ -61,14 +58,20 @@ struct SegmentifyDynamicItem: Hashable, Sendable {
             }
         }
         self.path = path
+        if let timeFrame, !timeFrame.isEmpty {
+            key = "\(source)|\(timeFrame)|\(score ?? "")"
+        } else {
+            key = source
+        }
     }
 
-    private static func optionalText(_ value: JSONValue?, at path: JSONPath) throws(PayloadError) -> String? {
+    /// The member `key` as text; its path is made only for an error.
+    private static func optionalText(_ value: JSONValue?, key: String, in path: JSONPath) throws(PayloadError) -> String? {
         switch value {
         case nil, .null?: return nil
         case .string(let text)?: return text
         case .number(let number)?: return number.text
-        case let other?: throw .typeMismatch(expected: "a string", found: other, at: path)
+        case let other?: throw .typeMismatch(expected: "a string", found: other, at: path.appending(key: key))
         }
     }
 }

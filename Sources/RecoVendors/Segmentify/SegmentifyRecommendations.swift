@@ -1,4 +1,5 @@
 import Foundation
+@_spi(JSONTape) import RecoKit
 
 /// Decodes a Segmentify reply to events into recommendation widgets.
 ///
@@ -76,16 +77,25 @@ public enum SegmentifyRecommendations {
     ///   is not `SUCCESS` (see ``SegmentifyStatus``); `missingKey` or `typeMismatch` with the JSON path
     ///   of a malformed envelope. A malformed block is reported, not thrown.
     public static func decode(_ data: Data, language: String? = nil, limits: ReplyLimits = .default) throws(PayloadError) -> Recommendations<RawProduct> {
-        try decode(JSONValue(parsing: data, limits: limits.json), language: language, limits: limits)
+        // Read in place: products are made only when assembly keeps them.
+        guard let tape = try JSONTape.parse(data, limits: limits.json) else {
+            return try decode(JSONValue(parsing: data, limits: limits.json), language: language, limits: limits)
+        }
+        return try decode(node: tape.root, language: language, limits: limits)
     }
 
     /// Decodes a Segmentify reply already parsed. See the `Data` overload.
     public static func decode(_ json: JSONValue, language: String? = nil, limits: ReplyLimits = .default) throws(PayloadError) -> Recommendations<RawProduct> {
-        try SegmentifyStatus.check(json)
+        try decode(node: json, language: language, limits: limits)
+    }
+
+    /// Decodes a reply from a tree or a tape.
+    static func decode<Node: JSONNode>(node json: Node, language: String?, limits: ReplyLimits) throws(PayloadError) -> Recommendations<RawProduct> {
+        try SegmentifyStatus.check(node: json)
         let responsesPath = JSONPath.root.appending(key: "responses")
         guard let responses = json["responses"] else { throw .missingKey("responses", at: .root) }
-        guard case .array(let groups) = responses else {
-            throw .typeMismatch(expected: "an array of response arrays", found: responses, at: responsesPath)
+        guard let groups = responses.nodeElements else {
+            throw .typeMismatch(expected: "an array of response arrays", found: responses.kindPlaceholder, at: responsesPath)
         }
         var widgets: [Widget<RawProduct>] = []
         var report = DecodingReport()
@@ -93,18 +103,18 @@ public enum SegmentifyRecommendations {
         var itemCount = 0
         for (groupIndex, group) in groups.enumerated() {
             let groupPath = responsesPath.appending(index: groupIndex)
-            guard case .array(let items) = group else {
-                throw .typeMismatch(expected: "an array of response items", found: group, at: groupPath)
+            guard let items = group.nodeElements else {
+                throw .typeMismatch(expected: "an array of response items", found: group.kindPlaceholder, at: groupPath)
             }
             itemCount += items.count
             for (itemIndex, item) in items.enumerated() {
                 let itemPath = groupPath.appending(index: itemIndex)
-                guard case .object(let members) = item else {
-                    let error = PayloadError.typeMismatch(expected: "a response item object", found: item, at: itemPath)
+                guard item.isObject else {
+                    let error = PayloadError.typeMismatch(expected: "a response item object", found: item.kindPlaceholder, at: itemPath)
                     report.notices.append(DecodingNotice(.invalidBlock, at: itemPath, "a response item that is not an object is skipped: \(error.message)", cause: error))
                     continue
                 }
-                guard case .string(let type)? = members["type"] else {
+                guard let type = item["type"]?.stringValue else {
                     report.notices.append(DecodingNotice(.skippedItem, at: itemPath, "a response item without a type string is not a recommendation block"))
                     continue
                 }
@@ -112,9 +122,9 @@ public enum SegmentifyRecommendations {
                     report.notices.append(DecodingNotice(.skippedItem, at: itemPath, "a \(type) item is not a recommendation block"))
                     continue
                 }
-                let block: SegmentifyBlock
+                let block: SegmentifyBlock<Node>
                 do {
-                    block = try SegmentifyBlock(item: itemPath, params: members["params"], language: language, limits: limits)
+                    block = try SegmentifyBlock(item: itemPath, params: item["params"], language: language, limits: limits)
                 } catch {
                     report.notices.append(DecodingNotice(.invalidBlock, at: itemPath, "the block is skipped: \(error)", cause: error))
                     continue

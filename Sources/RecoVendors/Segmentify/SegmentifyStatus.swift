@@ -64,11 +64,14 @@ public struct SegmentifyStatus: Hashable, Sendable, CustomStringConvertible {
     /// as successful, so that recorded payloads stripped of it still decode.)
     /// - Throws: ``PayloadError`` `vendorError` naming the code and its meaning at `$.statusCode`;
     ///   `typeMismatch` when the reply is not an object or the code is not a string.
-    static func check(_ reply: JSONValue) throws(PayloadError) {
-        guard case .object(let members) = reply else {
-            throw .typeMismatch(expected: "a Segmentify reply object", found: reply, at: .root)
+    static func check(_ reply: JSONValue) throws(PayloadError) { try check(node: reply) }
+
+    /// Checks a reply read as a tree or a tape (see ``check(_:)``).
+    static func check<Node: JSONNode>(node reply: Node) throws(PayloadError) {
+        guard reply.isObject else {
+            throw .typeMismatch(expected: "a Segmentify reply object", found: reply.kindPlaceholder, at: .root)
         }
-        guard let value = members["statusCode"] else { return }
+        guard let value = reply["statusCode"]?.tree else { return }
         let path = JSONPath.root.appending(key: "statusCode")
         guard case .string(let code) = value else { throw .typeMismatch(expected: "a status code string", found: value, at: path) }
         let status = SegmentifyStatus(code: code)
