@@ -1,5 +1,6 @@
 import Foundation
 @_spi(JSONTape) import RecoKit
+import RecoKitTesting
 import Testing
 
 /// The tape must read exactly what the tree parser reads: the same values, and for anything wrong the
@@ -198,18 +199,5 @@ import Testing
             #expect(tapeError != nil, "\(document)")
             #expect(tapeError == treeError, "\(document)")
         }
-    }
-}
-
-/// SplitMix64: a small generator whose sequence is fixed by its seed, so a failure replays exactly.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
