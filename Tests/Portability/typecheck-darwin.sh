@@ -66,9 +66,10 @@ check() {  # check MODULE [executable]
     [[ "${2:-}" == executable ]] && flags=()
     echo "  $1 (${#files[@]} files)"
     if [[ "${2:-}" == executable ]]; then
-        swiftc -typecheck -swift-version 6 -module-name "$1" -I "$work/modules" "${files[@]}"
+        swiftc -typecheck -swift-version 6 -module-name "$1" -package-name RecoKit -I "$work/modules" "${files[@]}"
     else
-        swiftc -emit-module -swift-version 6 "${flags[@]}" -module-name "$1" -I "$work/modules" \
+        # One package name for every module, as SwiftPM gives them: `package` declarations are seen across modules.
+        swiftc -emit-module -swift-version 6 "${flags[@]}" -module-name "$1" -package-name RecoKit -I "$work/modules" \
             -emit-module-path "$work/modules/$1.swiftmodule" "${files[@]}"
     fi
 }
