@@ -89,35 +89,18 @@ public struct EventRecord: Sendable {
         let count = buffer.count
         guard count >= 27, buffer[0] == 1 || buffer[0] == 2 else { return nil }
         var parsed = Parsed()
-        func fixed(_ at: Int) -> UInt64 { UnsafeRawPointer(buffer.baseAddress! + at).loadUnaligned(as: UInt64.self).littleEndian }
-        parsed.run = fixed(1)
-        parsed.sequence = fixed(9)
-        parsed.millis = fixed(17)
+        var reader = RecordReader(buffer, at: 27)
+        parsed.run = reader.fixed(at: 1)
+        parsed.sequence = reader.fixed(at: 9)
+        parsed.millis = reader.fixed(at: 17)
         parsed.kind = buffer[25]
         parsed.flags = buffer[26]
-        var index = 27
-        func varint() -> UInt64? {
-            var value: UInt64 = 0
-            var shift: UInt64 = 0
-            while index < count {
-                let next = buffer[index]
-                index += 1
-                value |= UInt64(next & 0x7F) << shift
-                if next < 0x80 { return value }
-                shift += 7
-                if shift > 63 { return nil }
-            }
-            return nil
-        }
-        guard let position = varint() else { return nil }
+        guard let position = reader.varint() else { return nil }
         parsed.position = position
         let fields = buffer[0] == 2 ? Field.allCases.count : Field.allCases.count - 1
         for field in 0..<fields {
-            guard let marker = varint() else { return nil }
-            if marker == 0 { continue }
-            guard marker - 1 <= UInt64(count - index), marker < UInt64(UInt32.max) else { return nil }
-            parsed.spans[Field(rawValue: field)!] = UInt64(index) << 32 | marker
-            index += Int(marker - 1)
+            guard let span = reader.span() else { return nil }
+            parsed.spans[Field(rawValue: field)!] = span
         }
         return parsed
     }

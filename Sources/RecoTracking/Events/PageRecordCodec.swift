@@ -23,10 +23,7 @@ enum PageRecordCodec {
         let millis = UInt64(bitPattern: Int64((page.occurred.timeIntervalSince1970 * 1000).rounded(.down)))
         let count = page.impressions.count
         var size = 27 + RecordWriter.size(of: UInt64(count))
-        size += RecordWriter.size(of: page.context.userId) + RecordWriter.size(of: page.context.sessionId)
-        size += RecordWriter.size(of: page.context.lang) + RecordWriter.size(of: page.context.currency)
-        size += RecordWriter.size(of: page.context.pageUrl) + RecordWriter.size(of: page.context.region)
-        size += RecordWriter.size(of: page.context.os) + RecordWriter.size(of: page.context.device) + RecordWriter.size(of: paramsText)
+        size += RecordWriter.size(ofStringsOf: page.context) + RecordWriter.size(of: paramsText)
         for impression in page.impressions {
             size += RecordWriter.size(of: impression.instanceId) + RecordWriter.size(of: impression.interactionId)
             size += RecordWriter.size(of: impression.productId) + RecordWriter.size(of: position(impression))
@@ -42,14 +39,7 @@ enum PageRecordCodec {
             out.byte(0) // EventCodec's code of .impression
             out.byte(flags)
             out.varint(UInt64(count))
-            out.string(page.context.userId)
-            out.string(page.context.sessionId)
-            out.string(page.context.lang)
-            out.string(page.context.currency)
-            out.string(page.context.pageUrl)
-            out.string(page.context.region)
-            out.string(page.context.os)
-            out.string(page.context.device)
+            out.strings(of: page.context)
             out.string(paramsText)
             for impression in page.impressions {
                 out.string(impression.instanceId)
@@ -72,42 +62,21 @@ enum PageRecordCodec {
         let complete = payload.withUnsafeBufferPointer { buffer -> Bool in
             let count = buffer.count
             guard count >= 28, buffer[0] == version, buffer[25] == 0 else { return false }
-            func fixed(_ at: Int) -> UInt64 { UnsafeRawPointer(buffer.baseAddress! + at).loadUnaligned(as: UInt64.self).littleEndian }
-            let run = fixed(1), first = fixed(9), millis = Int64(bitPattern: fixed(17)), flags = buffer[26]
-            var index = 27
-            func varint() -> UInt64? {
-                var value: UInt64 = 0
-                var shift: UInt64 = 0
-                while index < count {
-                    let next = buffer[index]
-                    index += 1
-                    value |= UInt64(next & 0x7F) << shift
-                    if next < 0x80 { return value }
-                    shift += 7
-                    if shift > 63 { return nil }
-                }
-                return nil
-            }
-            /// The span of the next string (0 when absent), nil when it runs past the end.
-            func span() -> UInt64? {
-                guard let marker = varint() else { return nil }
-                if marker == 0 { return 0 }
-                guard marker - 1 <= UInt64(count - index), marker < UInt64(UInt32.max) else { return nil }
-                defer { index += Int(marker - 1) }
-                return UInt64(index) << 32 | marker
-            }
+            var reader = RecordReader(buffer, at: 27)
+            let run = reader.fixed(at: 1), first = reader.fixed(at: 9), millis = Int64(bitPattern: reader.fixed(at: 17)), flags = buffer[26]
             // Every impression takes at least 4 bytes: a count larger than that allows is damage.
-            guard let impressions = varint(), impressions > 0, impressions <= UInt64(count - index) / 4 else { return false }
+            guard let impressions = reader.varint(), impressions > 0, impressions <= UInt64(count - reader.index) / 4 else { return false }
             var shared = EventRecord.Spans()
             for field in sharedFields {
-                guard let value = span() else { return false }
+                guard let value = reader.span() else { return false }
                 shared[field] = value
             }
             // No exact reserveCapacity here: called page after page, it would copy the array each time.
             if records.capacity < before + Int(impressions) { records.reserveCapacity(max(2 * records.capacity, before + Int(impressions))) }
             for number in 0..<impressions {
                 var spans = shared
-                guard let instanceId = span(), let interactionId = span(), let productId = span(), let position = varint() else { return false }
+                guard let instanceId = reader.span(), let interactionId = reader.span(), let productId = reader.span(),
+                      let position = reader.varint() else { return false }
                 spans[.instanceId] = instanceId
                 spans[.interactionId] = interactionId
                 spans[.productId] = productId
@@ -115,7 +84,7 @@ enum PageRecordCodec {
                                            kind: .impression, position: position == 0 ? nil : Int(truncatingIfNeeded: position - 1),
                                            flags: flags, spans: spans, isPageImpression: true))
             }
-            return index == count
+            return reader.index == count
         }
         guard complete else {
             records.removeSubrange(before...)

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import RecoKit
 
 /// Writes a journal record's fields through a pointer into room its caller sized exactly
 /// (``size(of:)-(String?)`` per field): no growth or bounds checks on the `track` path.
@@ -20,6 +21,25 @@ struct RecordWriter {
         guard let string else { return 1 }
         let count = string.utf8.count
         return size(of: UInt64(count) + 1) + count
+    }
+
+    /// Bytes of a context's strings as every record writes them (``strings(of:)``).
+    static func size(ofStringsOf context: borrowing InteractionContext) -> Int {
+        size(of: context.userId) + size(of: context.sessionId) + size(of: context.lang) + size(of: context.currency)
+            + size(of: context.pageUrl) + size(of: context.region) + size(of: context.os) + size(of: context.device)
+    }
+
+    /// A context's strings in the records' order: userId, sessionId, lang, currency, pageUrl, region, os,
+    /// device (its params are written apart, as JSON text).
+    mutating func strings(of context: borrowing InteractionContext) {
+        string(context.userId)
+        string(context.sessionId)
+        string(context.lang)
+        string(context.currency)
+        string(context.pageUrl)
+        string(context.region)
+        string(context.os)
+        string(context.device)
     }
 
     mutating func byte(_ value: UInt8) {

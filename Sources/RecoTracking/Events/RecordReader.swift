@@ -1,0 +1,42 @@
+/// Reads a journal record's fields through a pointer, as ``RecordWriter`` writes them: fixed 8-byte numbers,
+/// varints, and string fields as spans into the record (no String made). Every read that would run past
+/// the end answers nil.
+struct RecordReader {
+    let buffer: UnsafeBufferPointer<UInt8>
+    /// Where the next field starts.
+    var index: Int
+
+    init(_ buffer: UnsafeBufferPointer<UInt8>, at index: Int) {
+        self.buffer = buffer
+        self.index = index
+    }
+
+    /// The little-endian 8-byte number at `offset` (the caller has checked the record is long enough).
+    func fixed(at offset: Int) -> UInt64 {
+        UnsafeRawPointer(buffer.baseAddress! + offset).loadUnaligned(as: UInt64.self).littleEndian
+    }
+
+    mutating func varint() -> UInt64? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while index < buffer.count {
+            let next = buffer[index]
+            index += 1
+            value |= UInt64(next & 0x7F) << shift
+            if next < 0x80 { return value }
+            shift += 7
+            if shift > 63 { return nil }
+        }
+        return nil
+    }
+
+    /// The next string field as an ``EventRecord/Spans`` entry (start << 32 | length + 1; 0 when absent),
+    /// nil when its length runs past the end.
+    mutating func span() -> UInt64? {
+        guard let marker = varint() else { return nil }
+        if marker == 0 { return 0 }
+        guard marker - 1 <= UInt64(buffer.count - index), marker < UInt64(UInt32.max) else { return nil }
+        defer { index += Int(marker - 1) }
+        return UInt64(index) << 32 | marker
+    }
+}
