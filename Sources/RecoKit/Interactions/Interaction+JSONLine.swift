@@ -89,12 +89,12 @@ extension Interaction {
 
 /// Reads and writes interaction times as ISO 8601 UTC with whole seconds (`2024-05-01T12:34:56Z`).
 public enum InteractionTime {
-    /// `2024-05-01T12:34:56Z` for the date, rounded down to the second.
-    public static func iso8601(_ date: Date) -> String {
-        let seconds = Int64((date.timeIntervalSince1970).rounded(.down))
+    /// The UTC year, month, day and second of the day of a time in whole seconds since 1970, in the
+    /// proleptic Gregorian calendar (civil-from-days): what ``iso8601(_:)`` writes, for writers of their own.
+    @inlinable
+    public static func calendarFields(secondsSince1970 seconds: Int64) -> (year: Int64, month: Int64, day: Int64, secondOfDay: Int64) {
         var days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
-        // Civil-from-days (proleptic Gregorian calendar).
         days += 719_468
         let era = (days >= 0 ? days : days - 146_096) / 146_097
         let dayOfEra = days - era * 146_097
@@ -103,7 +103,12 @@ public enum InteractionTime {
         let monthIndex = (5 * dayOfYear + 2) / 153
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day, secondOfDay)
+    }
+
+    /// `2024-05-01T12:34:56Z` for the date, rounded down to the second.
+    public static func iso8601(_ date: Date) -> String {
+        let (year, month, day, secondOfDay) = calendarFields(secondsSince1970: Int64((date.timeIntervalSince1970).rounded(.down)))
         guard (0...9999).contains(year) else {
             func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
             return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"

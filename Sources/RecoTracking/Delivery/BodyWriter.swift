@@ -1,4 +1,5 @@
 import Foundation
+import RecoKit
 
 /// A request body written in one pass into one byte buffer: JSON literals, string fields copied from
 /// journal records (escaped as ``JSONWriter`` escapes them), event ids and times, without a `String`
@@ -239,18 +240,7 @@ public struct BodyWriter: Sendable {
         public mutating func appendISO8601(milliseconds: Int64) {
             // The same rounding as the event's `Date` gives (seconds since 1970, rounded down).
             let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-            let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
-            var days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-            let secondOfDay = seconds - days * 86_400
-            days += 719_468
-            let era = (days >= 0 ? days : days - 146_096) / 146_097
-            let dayOfEra = days - era * 146_097
-            let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-            let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-            let monthIndex = (5 * dayOfYear + 2) / 153
-            let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-            let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-            let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+            let (year, month, day, secondOfDay) = InteractionTime.calendarFields(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
             guard (0...9999).contains(year) else {
                 var text = InteractionTime.iso8601(date) // at most 32 bytes: within any record's room
                 text.withUTF8 { append($0) }
