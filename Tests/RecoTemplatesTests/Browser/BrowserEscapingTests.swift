@@ -122,7 +122,8 @@ struct BrowserEscapingTests {
         }
         let verdict = try Self.load(fragments, as: "refused")
         #expect(verdict.pwned.contains("9009"), "srcdoc with a text-escaped <script> ran no script: \(verdict.pwned)")
-        #expect(verdict.findings.contains { $0.contains("animated href javascript:") }, "\(verdict.findings)")
+        #expect(verdict.findings.contains { $0.contains("animated href javascript:") },
+                "\(verdict.findings); the checker's verdict \(verdict.stayed ? "was" : "was not") on the page")
         // Chromium refuses a refresh to javascript:, but a refresh to any other address from the data moves the
         // visitor away (to a phishing page, say): the page no longer holds the checker's verdict.
         let refresh = try Self.load([#"<meta http-equiv="refresh" content="0;url=\#(HTMLEscaping.escape("about:blank#elsewhere"))">"#], as: "refresh")
