@@ -10,9 +10,10 @@ enum JournalCommand: Command {
     static let usage = """
         Usage: recokit journal DIR [--repair] [--requeue]
 
-        Prints the number of pending and dead-lettered events in the journal DIR of `recokit relay`,
-        each dead letter with its id, event and reason, and any damage found (torn or corrupt records:
-        file, byte range and reason). It only reads: nothing in DIR is created, changed or deleted.
+        Prints the number of pending and dead-lettered events in the journal DIR of `recokit relay`
+        (or of a tracker: a page's impressions, journaled as one record, count one event each), each
+        dead letter with its id, event and reason, and any damage found (torn or corrupt records:
+        file, byte range, reason and the events lost). It only reads: nothing in DIR is created, changed or deleted.
         With --repair, damaged stretches are moved to DIR/quarantine.log and cut off (a torn tail) or
         covered (so every record after them is still delivered), as a relay does when it starts.
         With --requeue, moves every dead letter back to pending (same ids) so the next relay sends it

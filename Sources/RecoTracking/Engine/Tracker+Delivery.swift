@@ -36,7 +36,11 @@ extension Tracker {
             var start = 0
             while delivered, start < items.count {
                 let end = min(items.count, start + maxEvents)
+                let lettersBefore = letters.count
                 delivered = await deliver(start == 0 && end == items.count ? items : Array(items[start..<end]), deadLetters: &letters)
+                // Sent before the rest of the batch: no longer pending (the acknowledgement settles the last
+                // request's events, and dead letters once they are written).
+                if delivered, end < items.count { journal.delivered(end - start - (letters.count - lettersBefore), of: batch) }
                 start = end
             }
             guard delivered else { return }

@@ -16,8 +16,12 @@ public struct TrackingStatistics: Sendable, Hashable, CustomStringConvertible {
     public var configurationFaults = 0
     /// The last configuration fault or network error, for diagnosis.
     public var lastError: String?
-    /// Records in the journal, not yet acknowledged: one per event, and one for all the impressions of a
-    /// page tracked with `Tracker.track(_: PageImpressions)`.
+    /// Events accepted and not yet delivered or dead-lettered (nor lost to damage): each impression of a
+    /// page tracked with `Tracker.track(_: PageImpressions)` counts one, as it does in ``accepted`` and
+    /// ``delivered``, though the journal holds the page as one record. A page delivered in part (its
+    /// impressions go out in requests of the destination's size) counts what is left. After a restart,
+    /// the impressions of a page that was delivered in part are sent again and counted pending again
+    /// (delivery is at least once).
     public var pending = 0
     /// Bytes of journal on disk (or in memory).
     public var journalBytes = 0
@@ -43,7 +47,7 @@ public struct TrackingStatistics: Sendable, Hashable, CustomStringConvertible {
 public struct ShutdownSummary: Sendable, Hashable, CustomStringConvertible {
     /// Events delivered since the tracker started.
     public var delivered: Int
-    /// Events left in the journal for the next run.
+    /// Events not delivered, left in the journal for the next run (a page's impressions count one each).
     public var pending: Int
     /// Events dead-lettered since the tracker started.
     public var deadLettered: Int

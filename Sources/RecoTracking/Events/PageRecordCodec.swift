@@ -56,6 +56,20 @@ enum PageRecordCodec {
         impression.position.map { UInt64(max(0, $0)) + 1 } ?? 0
     }
 
+    /// How many events a journal record holds: a page record its impressions, any other record one. A
+    /// record that reads as a page but whose count is impossible counts one: it is dead-lettered whole, as
+    /// unreadable. The journal counts pending events with it, so it reads only the count (not the strings).
+    static func eventCount(of payload: ArraySlice<UInt8>) -> Int {
+        guard payload.first == version else { return 1 }
+        return payload.withUnsafeBufferPointer { buffer -> Int in
+            guard buffer.count >= 28, buffer[25] == 0 else { return 1 }
+            var reader = RecordReader(buffer, at: 27)
+            // As `read` checks it: every impression takes at least 4 bytes.
+            guard let impressions = reader.varint(), impressions > 0, impressions <= UInt64(buffer.count - reader.index) / 4 else { return 1 }
+            return Int(impressions)
+        }
+    }
+
     /// Appends one record per impression of a page record to `records` (nothing when it throws).
     static func read(_ payload: ArraySlice<UInt8>, into records: inout [EventRecord]) throws(TrackingError) {
         let before = records.count

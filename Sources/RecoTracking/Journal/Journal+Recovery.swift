@@ -36,6 +36,8 @@ extension Journal {
         var format: RecordFrame.Format
         var headerDamaged: Bool
         var recordOffsets: [Int]
+        /// The events of each record (one, or a page's impressions), in the order of `recordOffsets`.
+        var recordEvents: [Int]
         /// Where padding records stand (damage covered by an earlier repair): boundaries, not events.
         var paddingOffsets: [Int]
         var stretches: [RecordFrame.BadStretch]
@@ -55,12 +57,16 @@ extension Journal {
             let bytes = try storage.read(name, offset: 0, count: try storage.size(name) ?? 0)
             let (format, start, headerDamaged) = RecordFrame.format(of: bytes, segment: number)
             var offsets: [Int] = []
+            var events: [Int] = []
             var paddings: [Int] = []
             var stretches = RecordFrame.scan(bytes, segment: number, from: start, format: format,
-                                             padding: { paddings.append($0) }) { offset, _ in offsets.append(offset) }
+                                             padding: { paddings.append($0) }) { offset, payload in
+                offsets.append(offset)
+                events.append(PageRecordCodec.eventCount(of: payload))
+            }
             if headerDamaged { stretches.insert(.init(offset: 0, count: start, reason: "segment header damaged", atEnd: false), at: 0) }
             found.append(FoundSegment(number: number, bytes: bytes, format: format, headerDamaged: headerDamaged,
-                                      recordOffsets: offsets, paddingOffsets: paddings, stretches: stretches))
+                                      recordOffsets: offsets, recordEvents: events, paddingOffsets: paddings, stretches: stretches))
         }
         let start = checkpoint(storage, found: found, report: &report)
         for segment in found {
@@ -83,9 +89,11 @@ extension Journal {
             for segment in found where !segment.stretches.isEmpty { try repair(segment, storage: storage) }
             for segment in found where segment.number < start.segment { try storage.remove(JournalState.fileName(segment.number)) }
         }
+        // Pending counts events: a page's record counts its impressions.
         var pending = 0
         for segment in found where segment.number >= start.segment {
             let before = segment.number == start.segment ? segment.recordOffsets.filter { $0 < start.offset }.count : 0
+            let eventsBefore = segment.recordEvents.prefix(before).reduce(0, +)
             var entry = JournalState.Segment(number: segment.number)
             entry.format = segment.format
             entry.size = segment.validEnd
@@ -93,12 +101,15 @@ extension Journal {
             entry.records = segment.recordOffsets.count
             entry.syncedRecords = segment.recordOffsets.count
             entry.readRecords = before
+            entry.events = segment.recordEvents.reduce(0, +)
+            entry.syncedEvents = entry.events
+            entry.readEvents = eventsBefore
             entry.exists = true
             entry.sealed = true
             state.segments.append(entry)
             state.durableRecords += entry.records
             state.takenRecords += before
-            pending += entry.records - before
+            pending += entry.events - eventsBefore
         }
         // Appends go to a new segment after every one that exists and after the checkpoint's.
         let next = max(found.last?.number ?? 0, start.segment == 0 ? 0 : start.segment - 1) + 1

@@ -239,6 +239,12 @@ final class Journal: @unchecked Sendable {
         return JournalState.ReadChunk(records: records, damage: damage, next: next)
     }
 
+    /// Counts `events` of a batch still out as delivered (no longer pending) before the whole batch is
+    /// acknowledged: a page's record may go out in several requests.
+    func delivered(_ events: Int, of batch: JournalBatch) {
+        withState { $0.delivered(events, of: batch) }
+    }
+
     /// Forgets a delivered (or dead-lettered) batch: records the new checkpoint, then deletes the
     /// segments wholly before it. Returns the disk's error, if writing the checkpoint or deleting failed
     /// (the batch is forgotten all the same; the next acknowledgement tries again).
@@ -264,11 +270,12 @@ final class Journal: @unchecked Sendable {
 
     // MARK: State
 
-    /// Events accepted and not yet acknowledged (nor lost to damage, nor refused).
+    /// Events accepted and not yet delivered or dead-lettered (nor lost to damage, nor refused): a page's
+    /// record counts its impressions.
     var pendingCount: Int { withState { $0.pending } }
     /// Bytes of the segment files plus the buffer.
     var bytes: Int { withState { $0.totalBytes } }
-    /// Records not yet taken for delivery (durable or not).
+    /// Events not yet taken for delivery (durable or not).
     var untakenCount: Int { withState { $0.untaken } }
     /// Batches out for delivery.
     var inFlightCount: Int { withState { $0.inFlight.count } }

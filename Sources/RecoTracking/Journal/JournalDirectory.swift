@@ -14,7 +14,7 @@ import Foundation
 public enum JournalDirectory {
     /// What a journal directory holds.
     public struct Contents: Sendable {
-        /// Events waiting for delivery.
+        /// Events waiting for delivery (a page's record counts its impressions, one event each).
         public var pending: Int
         /// Events refused, with reasons.
         public var deadLetters: [DeadLetter]

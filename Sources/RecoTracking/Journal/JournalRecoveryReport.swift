@@ -14,7 +14,8 @@ public struct JournalRecoveryReport: Sendable, Hashable, CustomStringConvertible
         /// Torn (a record that runs past the end: an interrupted write) or corrupt (a checksum mismatch…).
         public var reason: String
         /// How many accepted events the damage cost, where the journal can tell (it counts the records it
-        /// wrote to each segment, and the records a segment held when it was last opened).
+        /// wrote to each segment, and the records a segment held when it was last opened, each with its
+        /// events: a page's record holds one per impression).
         public var lostEvents: Int?
 
         /// A damage entry.
@@ -36,7 +37,8 @@ public struct JournalRecoveryReport: Sendable, Hashable, CustomStringConvertible
         }
     }
 
-    /// Events in the journal waiting for delivery.
+    /// Events in the journal waiting for delivery: a page's record (`Tracker.track(_: PageImpressions)`)
+    /// counts its impressions.
     public var pendingEvents: Int = 0
     /// Segment files found.
     public var segments: Int = 0

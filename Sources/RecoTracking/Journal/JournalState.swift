@@ -13,6 +13,10 @@ import Foundation
 ///   or refused to the callers waiting for them (strict);
 /// - the checkpoint only ever names a place in a segment that exists (never one not yet created);
 /// - every record is counted until it is acknowledged or reported lost in a damage report.
+///
+/// Records and events: a record holds one event, or a page's impressions (``PageRecordCodec``), one event
+/// each. The reader's bookkeeping counts records (what it reads and passes); what a user is told (pending,
+/// events lost to damage) counts events, kept beside the records' counts segment by segment.
 struct JournalState {
     struct Segment: Equatable {
         let number: UInt64
@@ -29,6 +33,11 @@ struct JournalState {
         var readRecords = 0
         /// Records found missing (damage) and already counted as lost.
         var lostRecords = 0
+        /// The events of those records: all of them, the durable part's, the part read, and the lost ones.
+        var events = 0
+        var syncedEvents = 0
+        var readEvents = 0
+        var lostEvents = 0
         /// Whether the file exists (it is created with its header by the first write).
         var exists = false
         /// No more appends: rotated, recovered, or cut off after a failure.
@@ -59,12 +68,14 @@ struct JournalState {
 
     var readCursor = JournalPosition(segment: 1, offset: 0)
     var checkpoint = JournalPosition(segment: 1, offset: 0)
+    /// The batches out for delivery, by where they start: the events of each not yet counted delivered.
     var inFlight: [JournalPosition: Int] = [:]
     /// Records durable, taken, and found lost since open (recovered records count as durable).
     var durableRecords = 0
     var takenRecords = 0
     var lostRecords = 0
-    /// Records accepted and neither acknowledged, lost, nor refused.
+    /// Events (not records: a page's record counts its impressions) accepted and neither delivered nor
+    /// dead-lettered (acknowledged, or reported delivered from a batch still out), lost, nor refused.
     var pending = 0
     var readableSince: ContinuousClock.Instant?
     /// The serial at which an append wakes the idle senders (`Int.max`: none waits for appends).
@@ -93,8 +104,15 @@ struct JournalState {
     var totalBytes: Int { segments.reduce(0) { $0 + $1.size } + bufferBytes }
     /// Records durable and not yet taken.
     var readable: Int { durableRecords - takenRecords - lostRecords }
-    /// Records not yet taken (durable or not).
+    /// Events not yet taken (durable or not).
     var untaken: Int { pending - inFlight.values.reduce(0, +) }
+
+    /// The events a record holds (one, or a page's impressions).
+    static func events(in payload: [UInt8]) -> Int { PageRecordCodec.eventCount(of: payload[...]) }
+
+    static func events(in records: [(serial: Int, payload: [UInt8])]) -> Int {
+        records.reduce(0) { $0 + events(in: $1.payload) }
+    }
 
     var active: Segment { segments[segments.count - 1] }
 
@@ -133,7 +151,8 @@ struct JournalState {
         lastSerial += 1
         buffer.append((lastSerial, payload))
         bufferBytes += size
-        pending += 1
+        // Counted from the record itself, as everywhere else (a take, recovery): `events` only numbers.
+        pending += Self.events(in: payload)
         return (lastSerial, number)
     }
 
@@ -226,10 +245,12 @@ struct JournalState {
         } else {
             segments[at].size = plan.base + plan.bytes.count
             segments[at].records += plan.records.count
+            segments[at].events += Self.events(in: plan.records)
             if isMemory {
                 durableRecords += plan.records.count
                 segments[at].synced = segments[at].size
                 segments[at].syncedRecords = segments[at].records
+                segments[at].syncedEvents = segments[at].events
             } else {
                 for record in plan.records { unsynced.append((plan.segment, record.serial, record.payload)) }
             }
@@ -239,6 +260,7 @@ struct JournalState {
             durableRecords += segments[synced].records - segments[synced].syncedRecords
             segments[synced].synced = segments[synced].size
             segments[synced].syncedRecords = segments[synced].records
+            segments[synced].syncedEvents = segments[synced].events
             unsynced.removeAll { $0.segment == number }
         }
         if let syncFailure = outcome.syncFailed, let bad = index(of: syncFailure.segment) {
@@ -250,6 +272,7 @@ struct JournalState {
             unsynced.removeAll { $0.segment == syncFailure.segment }
             failedRecords = lost.map { ($0.serial, $0.payload) } + failedRecords
             segments[bad].records = segments[bad].syncedRecords
+            segments[bad].events = segments[bad].syncedEvents
             segments[bad].size = segments[bad].synced
             segments[bad].sealed = true
             segments[bad].needsRollback = !syncFailure.rolledBack
@@ -276,7 +299,7 @@ struct JournalState {
             let serials = records.map(\.serial)
             refused.append((serials.min()!...serials.max()!, error))
             if refused.count > 64 { refused.removeFirst(refused.count - 64) }
-            pending -= records.count
+            pending -= Self.events(in: records)
         } else {
             buffer = records.sorted { $0.serial < $1.serial } + buffer
             bufferBytes = buffer.reduce(0) { $0 + $1.payload.count + RecordFrame.headerSize }
@@ -321,18 +344,20 @@ struct JournalState {
     }
 
     /// Records of a segment that the reader has passed without reading: they were in damage it
-    /// reported. Counted as lost (once).
+    /// reported. Counted as lost (once), with their events.
     private mutating func accountMissing(_ at: Int) {
         let missing = segments[at].syncedRecords - segments[at].readRecords - segments[at].lostRecords
         guard missing > 0 else { return }
+        let events = segments[at].syncedEvents - segments[at].readEvents - segments[at].lostEvents
         segments[at].lostRecords += missing
+        segments[at].lostEvents += events
         lostRecords += missing
-        pending -= missing
+        pending -= events
         if let last = damage.lastIndex(where: { $0.file == Self.fileName(segments[at].number) }) {
-            damage[last].lostEvents = (damage[last].lostEvents ?? 0) + missing
+            damage[last].lostEvents = (damage[last].lostEvents ?? 0) + events
         } else {
             damage.append(.init(file: Self.fileName(segments[at].number), offset: segments[at].synced, bytesSkipped: 0,
-                                reason: "records missing from the durable part", lostEvents: missing))
+                                reason: "records missing from the durable part", lostEvents: events))
         }
     }
 
@@ -354,14 +379,15 @@ struct JournalState {
         }
         readCursor.offset = chunk.next
         segments[at].readRecords += chunk.records.count
+        segments[at].readEvents += chunk.records.reduce(0) { $0 + PageRecordCodec.eventCount(of: $1.payload) }
         takenRecords += chunk.records.count
         if readCursor.offset >= segments[at].synced { accountMissing(at) }
         return start
     }
 
-    /// Registers the records read since `start` as one batch out for delivery.
+    /// Registers the records read since `start` as one batch out for delivery (counted by its events).
     mutating func batchTaken(start: JournalPosition, payloads: [ArraySlice<UInt8>]) -> JournalBatch {
-        inFlight[start] = payloads.count
+        inFlight[start] = payloads.reduce(0) { $0 + PageRecordCodec.eventCount(of: $1) }
         readableSince = readable > 0 ? .now : nil
         return JournalBatch(start: start, payloads: payloads)
     }
@@ -373,6 +399,16 @@ struct JournalState {
     struct AcknowledgePlan {
         var checkpoint: JournalPosition
         var remove: [UInt64]
+    }
+
+    /// Counts `events` of a batch still out as delivered: no longer pending, though the batch stays out
+    /// until it is acknowledged (a page's record is sent in several requests; a crash before the
+    /// acknowledgement sends them again, and recovery counts them pending again).
+    mutating func delivered(_ events: Int, of batch: JournalBatch) {
+        guard let count = inFlight[batch.start] else { return }
+        let settled = min(max(0, events), count)
+        inFlight[batch.start] = count - settled
+        pending -= settled
     }
 
     /// Forgets a delivered (or dead-lettered) batch. The checkpoint becomes the start of the oldest batch

@@ -8,6 +8,8 @@ import RecoKit
 /// injected at any storage call and bits flipped in written data. After every step it checks the
 /// journal's invariants against a model of what was promised; at the end it drains the journal and
 /// checks that every promised event was delivered or dead-lettered, or is accounted for by damage.
+/// Some appends are a page's impressions (``PageImpressions``): one record of several events, which the
+/// journal counts as those events.
 ///
 /// A failure is a `Violation` naming the seed and the step; `JournalSimulation(seed:).run()` replays it.
 struct JournalSimulation {
@@ -49,9 +51,13 @@ struct JournalSimulation {
     private var inFlight: [JournalBatch] = []
     /// Bits flipped in segment files: each may cost the one record it lands in.
     private var flips = 0
-    /// Records counted in a segment's durable part, by what determines them (cleared at every reopen).
+    /// The most events one record holds (a page's impressions): what one flipped bit may cost.
+    private var eventsPerRecord = 1
+    private var flipCost: Int { flips * eventsPerRecord }
+    /// Records and their events counted in a segment's durable part, by what determines them (cleared at
+    /// every reopen).
     private struct CountKey: Hashable { var segment: UInt64; var synced: Int; var size: Int }
-    private var counted: [CountKey: Int] = [:]
+    private var counted: [CountKey: (records: Int, events: Int)] = [:]
     private var damageReported = 0
 
     init(seed: UInt64, sabotage: Sabotage = .none) throws {
@@ -75,6 +81,24 @@ struct JournalSimulation {
                                                                        productId: product, position: 1,
                                                                        context: InteractionContext(userId: "u", sessionId: "s"),
                                                                        occurred: Date(timeIntervalSince1970: 1_700_000_000))))
+    }
+
+    /// A page of `count` impressions, numbered from `first`.
+    private func pagePayload(first: UInt64, count: Int) -> [UInt8] {
+        var page = PageImpressions(context: InteractionContext(userId: "u", sessionId: "s"), occurred: Date(timeIntervalSince1970: 1_700_000_000))
+        for index in 0..<count {
+            page.impressions.append(.init(instanceId: "rec_1", interactionId: "act_1", productId: "P-\(first + UInt64(index))", position: index + 1))
+        }
+        return Array(PageImpressions.journalRecord(of: page, run: seed, firstSequence: first))
+    }
+
+    /// The events of a batch's records (a page's record holds several); nil when one does not read.
+    private func events(_ payloads: [ArraySlice<UInt8>]) -> [EventRecord]? {
+        var records: [EventRecord] = []
+        for payload in payloads {
+            do { try EventRecord.read(payload, into: &records) } catch { return nil }
+        }
+        return records
     }
 
     private func fail(_ message: String) -> Violation { Violation(seed: seed, step: step, message: message, log: log) }
@@ -130,10 +154,10 @@ struct JournalSimulation {
                     log.append("take: nothing")
                     return
                 }
-                for payload in batch.payloads {
-                    guard let event = try? EventCodec.decode(payload) else { throw fail("take returned a payload that does not decode") }
-                    guard event.id.run == seed, appended.contains(event.id.sequence) else {
-                        throw fail("take returned an event that was never appended: \(event.id)")
+                guard let records = events(batch.payloads) else { throw fail("take returned a payload that does not decode") }
+                for record in records {
+                    guard record.id.run == seed, appended.contains(record.id.sequence) else {
+                        throw fail("take returned an event that was never appended: \(record.id)")
                     }
                 }
                 inFlight.append(batch)
@@ -154,7 +178,9 @@ struct JournalSimulation {
             let index = Int.random(in: 0..<inFlight.count, using: &random)
             let batch = inFlight[index]
             do {
-                try deadLetters.add(batch.payloads.map { ($0, "refused in simulation") }, at: Date(timeIntervalSince1970: 1_700_000_000))
+                // One letter per event, as a tracker writes them (a page's impression alone).
+                try deadLetters.add((events(batch.payloads) ?? []).map { ($0.standaloneBytes(), "refused in simulation") },
+                                    at: Date(timeIntervalSince1970: 1_700_000_000))
                 inFlight.remove(at: index)
                 deadLettered.formUnion(ids(batch))
                 journal.acknowledge(batch)
@@ -201,11 +227,17 @@ struct JournalSimulation {
         var accepted: [UInt64] = []
         var last = 0
         for _ in 0..<count {
-            nextId += 1
-            appended.insert(nextId)
+            // One append in five is a page of 2 to 6 impressions: one record, several events.
+            let events = Int.random(in: 0..<5, using: &random) == 0 ? Int.random(in: 2...6, using: &random) : 1
+            let first = nextId + 1
+            nextId += UInt64(events)
+            let ids = first...nextId
+            appended.formUnion(ids)
+            eventsPerRecord = max(eventsPerRecord, events)
             do {
-                last = try journal.append(payload(nextId), assigningSequence: false).serial
-                accepted.append(nextId)
+                let record = events == 1 ? payload(first) : pagePayload(first: first, count: events)
+                last = try journal.append(record, assigningSequence: false, events: events).serial
+                accepted += ids
             } catch {
                 log.append("append \(nextId): \(error)")
                 if !isStrict, !error.isQueueFull, error != .shutDown { try expectDiskError(after: "a refused append") }
@@ -229,7 +261,10 @@ struct JournalSimulation {
     }
 
     private func ids(_ batch: JournalBatch) -> [UInt64] {
-        batch.payloads.compactMap { try? EventCodec.decode($0).id.sequence }
+        batch.payloads.flatMap { payload -> [UInt64] in
+            var records: [EventRecord] = []
+            return (try? EventRecord.read(payload, into: &records)) != nil ? records.map(\.id.sequence) : []
+        }
     }
 
     /// Invariant 2: a disk error reaches the caller and stays in the statistics until a flush succeeds.
@@ -277,13 +312,19 @@ struct JournalSimulation {
                 let key = CountKey(segment: segment.number, synced: segment.synced, size: file.content.count)
                 let found = counted[key] ?? {
                     let (format, start, _) = RecordFrame.format(of: file.content, segment: segment.number)
-                    var found = 0
-                    _ = RecordFrame.scan(Array(file.content.prefix(segment.synced)), segment: segment.number, from: start, format: format) { _, _ in found += 1 }
+                    var found = (records: 0, events: 0)
+                    _ = RecordFrame.scan(Array(file.content.prefix(segment.synced)), segment: segment.number, from: start, format: format) { _, payload in
+                        found.records += 1
+                        found.events += PageRecordCodec.eventCount(of: payload)
+                    }
                     return found
                 }()
                 counted[key] = found
-                guard found == segment.syncedRecords else {
-                    throw fail("segment \(segment.number): the journal counts \(segment.syncedRecords) durable records, the file holds \(found)")
+                guard found.records == segment.syncedRecords else {
+                    throw fail("segment \(segment.number): the journal counts \(segment.syncedRecords) durable records, the file holds \(found.records)")
+                }
+                guard found.events == segment.syncedEvents else {
+                    throw fail("segment \(segment.number): the journal counts \(segment.syncedEvents) durable events, the file holds \(found.events)")
                 }
             }
             // Invariant 2: after a failed write the file is cut back before anything else is written.
@@ -304,7 +345,7 @@ struct JournalSimulation {
         }
         // Invariant 1, while running: what was promised and not settled is still counted pending.
         let outstanding = promised.subtracting(delivered).subtracting(deadLettered).count
-        guard state.pending >= outstanding - flips else {
+        guard state.pending >= outstanding - flipCost else {
             throw fail("\(outstanding) promised events are unsettled but the journal counts only \(state.pending) pending (\(flips) bits flipped)")
         }
     }
@@ -325,18 +366,17 @@ struct JournalSimulation {
                 throw fail("draining failed: \(error)")
             }
             guard let batch else { break }
-            for payload in batch.payloads {
-                guard let event = try? EventCodec.decode(payload), appended.contains(event.id.sequence) else {
-                    throw fail("draining returned an event that was never appended")
-                }
-                delivered.insert(event.id.sequence)
+            guard let records = events(batch.payloads) else { throw fail("draining returned a payload that does not decode") }
+            for record in records {
+                guard appended.contains(record.id.sequence) else { throw fail("draining returned an event that was never appended") }
+                delivered.insert(record.id.sequence)
             }
             journal.acknowledge(batch)
         }
         damageReported += journal.damage.count
         guard journal.pendingCount == 0 else { throw fail("drained, yet \(journal.pendingCount) events are counted pending") }
         let missing = promised.subtracting(delivered).subtracting(deadLettered)
-        guard missing.count <= flips else {
+        guard missing.count <= flipCost else {
             throw fail("\(missing.count) promised events were never delivered (\(flips) bits flipped): \(missing.sorted().prefix(10))")
         }
         if !missing.isEmpty, damageReported == 0 {

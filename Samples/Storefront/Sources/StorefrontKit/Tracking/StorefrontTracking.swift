@@ -36,17 +36,17 @@ public final class StorefrontTracking: Sendable {
         }
     }
 
-    /// Impressions of the blocks rendered on a page: Segmentify one per block, Reteno one per product.
+    /// Impressions of the blocks rendered on a page: Segmentify one per block, Reteno one per product,
+    /// each vendor's tracked together as one ``PageImpressions`` (one journal record, the visitor's
+    /// context written once; each impression still an event of its own, with its own id).
     public func rendered(_ widgets: [Widget<StoreProduct>], context: InteractionContext) {
+        var segmentifyPage = PageImpressions(context: context)
+        var retenoPage = PageImpressions(context: context, occurred: segmentifyPage.occurred)
         for widget in widgets {
-            if widget.vendor == .reteno {
-                for impression in Interaction.productImpressions(of: widget, context: context) {
-                    track(impression, on: reteno)
-                }
-            } else {
-                track(.impression(of: widget, context: context), on: segmentify)
-            }
+            if widget.vendor == .reteno { retenoPage.addProducts(of: widget) } else { segmentifyPage.addBlock(widget) }
         }
+        track(segmentifyPage, on: segmentify)
+        track(retenoPage, on: reteno)
     }
 
     /// A click on a product of a block, as its signed token tells it.
@@ -69,6 +69,16 @@ public final class StorefrontTracking: Sendable {
         async let first = segmentify.shutdown(deadline: deadline)
         async let second = reteno.shutdown(deadline: deadline)
         return await ["segmentify": first, "reteno": second]
+    }
+
+    /// Tracks a page's impressions (nothing for a page without any): all or none, as the tracker takes them.
+    private func track(_ page: PageImpressions, on tracker: Tracker) {
+        guard !page.impressions.isEmpty else { return }
+        do {
+            try tracker.track(page)
+        } catch {
+            logger.warning("\(tracker.destination.name): \(page.impressions.count) impressions of a page not tracked: \(error)")
+        }
     }
 
     @discardableResult
