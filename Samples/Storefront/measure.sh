@@ -61,12 +61,14 @@ ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 profile() { curl -fsS "http://127.0.0.1:$1/profile"; }
 field() { grep -o "\"$2\":[0-9]*" <<< "$1" | cut -d: -f2; }
 
+user_agent="Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36"
 # run label port pid uri [duration]: one wrk run; prints req/s and p99, and saves the CPU and stage figures per page.
 run() {
     local label=$1 at=$2 pid=$3 uri=$4 length=${5:-$duration}
     local before_ticks before after_ticks after
     before_ticks=$(ticks "$pid"); before=$(profile "$at")
-    wrk -t"$threads" -c"$connections" -d"$length" --latency "http://127.0.0.1:$at$uri" > "$work/$label.txt"
+    # A browser's User-Agent: without one the storefront takes wrk for a bot and records no impressions.
+    wrk -t"$threads" -c"$connections" -d"$length" --latency -H "User-Agent: $user_agent" "http://127.0.0.1:$at$uri" > "$work/$label.txt"
     after_ticks=$(ticks "$pid"); after=$(profile "$at")
     local requests rps p99
     requests=$(awk '/requests in/ { print $1 }' "$work/$label.txt")

@@ -48,7 +48,7 @@ struct Harness {
             let harness = Harness(vendor: vendor, storefront: storefront, log: log)
             let app = Application(router: storefront.router())
             do {
-                try await app.test(.router) { client in try await body(client, harness) }
+                try await app.test(.router) { client in try await body(BrowserClient(client), harness) }
             } catch {
                 _ = await tracking.shutdown(deadline: .seconds(1))
                 throw error
@@ -96,6 +96,23 @@ struct Page {
 
     /// The click-through links of the blocks.
     var clickLinks: [String] { attribute("href").filter { $0.hasPrefix("/r/") } }
+}
+
+/// A test client whose requests carry a desktop browser's `User-Agent` unless they name their own: the
+/// storefront records nothing for a request without one (a bot, to the impression policy).
+struct BrowserClient: TestClientProtocol {
+    static let userAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36"
+    let client: any TestClientProtocol
+
+    init(_ client: any TestClientProtocol) { self.client = client }
+
+    func executeRequest(uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> TestResponse {
+        var headers = headers
+        if headers[.userAgent] == nil { headers[.userAgent] = Self.userAgent }
+        return try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
+    }
+
+    var port: Int? { client.port }
 }
 
 extension TestClientProtocol {

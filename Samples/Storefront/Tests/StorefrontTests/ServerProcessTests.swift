@@ -102,7 +102,9 @@ struct ServerProcess {
 
     /// A page, as a browser without cookies would get it.
     func get(_ path: String) async throws -> Page {
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(10))
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.headers.add(name: "User-Agent", value: BrowserClient.userAgent)
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
         let body = try await response.body.collect(upTo: 4 * 1024 * 1024)
         let cookies = response.headers["Set-Cookie"].compactMap { $0.split(separator: ";").first.map(String.init) }
         return Page(status: HTTPResponse.Status(code: Int(response.status.code)), html: String(buffer: body), cookies: cookies.joined(separator: "; "))

@@ -15,6 +15,11 @@ import RecoTemplates
 /// | `GET /r/{token}` | records the click and answers 302 to the product; 404 for a bad, tampered or expired token |
 /// | `POST /beacon` | `instanceId` and `interactionId` (form or query): a widget-view, 204 if this visitor was shown that block |
 /// | `GET /static` | with `--static-page FILE` only: the file as is (see ``StaticPage``) |
+///
+/// What a request records follows RecoPage's ``ImpressionPolicy``: a known bot or crawler (or a request
+/// with no `User-Agent`) gets the same pages and redirects but records no impression, widget view or
+/// click; a prefetch records nothing either, though the blocks it was shown are remembered for the
+/// visitor, so the widget-view beacon of a later real view still counts.
 public struct Storefront: Sendable {
     /// Where recommendations come from.
     public let source: RecommendationSource
@@ -36,6 +41,8 @@ public struct Storefront: Sendable {
     public let clicks: ClickLedger
     /// The products the shop sells: the only product pages, and where their recommendations link.
     public let catalog: Catalog
+    /// Which requests record impressions and clicks (bots and prefetches do not).
+    public let impressionPolicy: ImpressionPolicy
     let logger: Logger
 
     /// A storefront; the renderer defaults to the sample's templates over the built-in ones.
@@ -43,7 +50,7 @@ public struct Storefront: Sendable {
                 rendered: RenderedWidgets = RenderedWidgets(), renderer: WidgetRenderer? = nil,
                 template: String = "storefront-carousel", staticPage: StaticPage? = nil,
                 cookies: VisitorCookies = VisitorCookies(), clicks: ClickLedger = ClickLedger(), catalog: Catalog? = nil,
-                logger: Logger = Logger(label: "storefront")) throws {
+                impressionPolicy: ImpressionPolicy = ImpressionPolicy(), logger: Logger = Logger(label: "storefront")) throws {
         self.source = source
         self.tracking = tracking
         self.tokens = tokens
@@ -54,6 +61,7 @@ public struct Storefront: Sendable {
         self.cookies = cookies
         self.clicks = clicks
         self.catalog = try catalog ?? Catalog.sample()
+        self.impressionPolicy = impressionPolicy
         self.logger = logger
     }
 
@@ -91,7 +99,7 @@ public struct Storefront: Sendable {
         let visitor = Visitor(request: request, cookies: cookies)
         var blocks = ""
         if request.uri.queryParameters["blocks"] != "off" {
-            blocks = await recommendationBlocks(productId: id, visitor: visitor, pageURL: "/products/\(id)")
+            blocks = await recommendationBlocks(productId: id, visitor: visitor, visit: visit(of: request), pageURL: "/products/\(id)")
         }
         var response = Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                                 body: ResponseBody(byteBuffer: ByteBuffer(string: ProductPage(productId: id, name: name, blocks: blocks).html)))
@@ -99,19 +107,33 @@ public struct Storefront: Sendable {
         return response
     }
 
-    /// The rendered blocks, their impressions tracked and remembered for the visitor; empty when the
-    /// vendors gave nothing in time or rendering failed. With a cache (the source's, `--cache-ttl`), a
-    /// product's blocks are rendered once for every visitor while its answers are kept.
-    func recommendationBlocks(productId: String, visitor: Visitor, pageURL: String) async -> String {
+    /// Who or what sent `request`, as the impression policy sees it.
+    func visit(of request: Request) -> PageVisit {
+        impressionPolicy.visit(headers: request.headers.map { (name: $0.name.canonicalName, value: $0.value) })
+    }
+
+    /// The rendered blocks, remembered for the visitor (not for a bot) and their impressions tracked (for
+    /// a person's visit only); empty when the vendors gave nothing in time or rendering failed. With a
+    /// cache (the source's, `--cache-ttl`), a product's blocks are rendered once for every visitor while
+    /// its answers are kept.
+    func recommendationBlocks(productId: String, visitor: Visitor, visit: PageVisit, pageURL: String) async -> String {
         let blocks = await source.blocks(forProduct: productId, visitor: visitor, pageURL: pageURL, name: template) { widgets in
             try render(Self.without(productId, in: widgets))
         }
         guard !blocks.widgets.isEmpty else { return "" }
+        guard visit.kind != .bot else {
+            logger.debug("no impressions recorded", metadata: ["visit": "\(visit)"])
+            return blocks.html
+        }
         StageClock.shared.measure(.remember) {
             rendered.record(blocks.widgets.map { RenderedWidgets.Shown(vendor: $0.vendor, instanceId: $0.instanceId, interactionId: $0.interactionId) },
                             for: visitor.id)
         }
-        StageClock.shared.measure(.track) { tracking.rendered(blocks.widgets, context: Self.context(visitor: visitor, pageURL: pageURL)) }
+        if visit.records {
+            StageClock.shared.measure(.track) { tracking.rendered(blocks.widgets, context: Self.context(visitor: visitor, pageURL: pageURL)) }
+        } else {
+            logger.debug("no impressions recorded", metadata: ["visit": "\(visit)"])
+        }
         return blocks.html
     }
 
@@ -134,13 +156,14 @@ public struct Storefront: Sendable {
 
     /// Credits the click to the visitor named by the cookies (a new one, told by cookies on the redirect,
     /// when there are none) and sends them to the product. A link followed again by the same visitor,
-    /// or again by any request without a valid visitor cookie, is not counted again (``ClickLedger``).
+    /// or again by any request without a valid visitor cookie, is not counted again (``ClickLedger``);
+    /// a bot's or a prefetch's follow is not counted at all (``impressionPolicy``).
     func click(_ request: Request, context: StorefrontRequestContext) async -> Response {
         guard let text = context.parameters.get("token"), let token = tokens.verify(text) else {
             return Self.text(.notFound, "This link is not valid or has expired.\n")
         }
         let visitor = Visitor(request: request, cookies: cookies)
-        if clicks.isFirstClick(tokenId: ClickTokens.tokenId(of: text), visitor: visitor.isNew ? nil : visitor.id, expires: token.expires) {
+        if visit(of: request).records, clicks.isFirstClick(tokenId: ClickTokens.tokenId(of: text), visitor: visitor.isNew ? nil : visitor.id, expires: token.expires) {
             tracking.clicked(token, context: Self.context(visitor: visitor, pageURL: nil))
         }
         var response = Response.redirect(to: token.destination, type: .found)
@@ -164,6 +187,7 @@ public struct Storefront: Sendable {
         guard let shown = rendered.take(instanceId: form.instanceId, interactionId: form.interactionId, for: visitor.id) else {
             return Self.text(.forbidden, "This block was not shown to you.\n")
         }
+        guard visit(of: request).records else { return Response(status: .noContent) }
         tracking.viewed(shown, context: Self.context(visitor: visitor, pageURL: nil))
         return Response(status: .noContent)
     }

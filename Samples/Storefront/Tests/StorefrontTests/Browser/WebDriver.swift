@@ -51,8 +51,10 @@ final class WebDriver: @unchecked Sendable {
             stopDriver()
             throw ServerProcessError("chromedriver did not start on port \(port)")
         }
+        // Headless Chromium names itself "HeadlessChrome", which the impression policy's bot list holds (it
+        // is how scrapers run): the browser here stands for a person's, so it says what a desktop Chrome says.
         let arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                         "--disable-extensions", "--window-size=\(width),\(height)"]
+                         "--disable-extensions", "--window-size=\(width),\(height)", "--user-agent=\(BrowserClient.userAgent)"]
         let capabilities: JSONValue = .object(["capabilities": .object(["alwaysMatch": .object([
             "browserName": .string("chrome"),
             "goog:chromeOptions": .object(["binary": .string(installed.browser), "args": .array(arguments.map(JSONValue.string))]),
