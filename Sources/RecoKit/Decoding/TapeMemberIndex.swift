@@ -4,9 +4,10 @@ import Foundation
 /// model's fields are found without scanning the whole object for each of them.
 ///
 /// Each member keeps its key's length and first 8 bytes, so most keys are told apart without reading
-/// the document. Models decode their fields mostly in the order they are written, so a lookup starts
-/// where the previous one found its member. When the object repeats a key (found while indexing), the
-/// last member with the key wins, as in ``JSONValue``: lookups then scan from the end. An object with an
+/// the document. The open-addressed table built while indexing (to find a repeated key) is kept, so a
+/// lookup is a hash and usually one comparison, whatever order a model asks for its fields in. When the
+/// object repeats a key (found while indexing), or has more members than the table holds, the last
+/// member with the key wins, as in ``JSONValue``: lookups then scan from the end. An object with an
 /// escaped key is looked up by ``JSONTape/member(utf8:of:)``, which unescapes.
 final class TapeMemberIndex {
     private struct Entry {
@@ -24,9 +25,12 @@ final class TapeMemberIndex {
     private let entries: [Entry]
     private let repeatsKeys: Bool
     private let escapedKeys: Bool
-    /// Where the next lookup starts. (A container is read by one decoder at a time, so no dynamic
-    /// exclusivity check is needed; it would cost more than the lookup.)
-    @exclusivity(unchecked) private var hint = 0
+    /// The members by key (entry index + 1, 0 for an empty slot), `tableSize` slots; used only when no key
+    /// repeats (and so there are at most `checkedMembers` members: the table is never more than half full).
+    /// Kept in the index itself (16 words, one byte a slot), so indexing allocates nothing for it.
+    private let table: Table
+    private typealias Table = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+    private static let tableSize = 2 * checkedMembers
 
     /// Objects with more members than this are not checked for repeated keys: lookups scan from the end.
     private static let checkedMembers = 64
@@ -34,13 +38,13 @@ final class TapeMemberIndex {
     init(tape: JSONTape, object: Int) {
         self.tape = tape
         self.object = object
-        (entries, repeatsKeys, escapedKeys) = tape.withBytes { raw in
+        (entries, table, repeatsKeys, escapedKeys) = tape.withBytes { raw in
             tape.tokens.withUnsafeBufferPointer { tokens in Self.index(object, raw, tokens) }
         }
     }
 
-    /// The members of the object at `object`, whether a key is repeated, whether a key is escaped.
-    private static func index(_ object: Int, _ raw: UnsafeRawBufferPointer, _ tokens: UnsafeBufferPointer<JSONTape.Token>) -> ([Entry], Bool, Bool) {
+    /// The members of the object at `object`, their table, whether a key is repeated, whether a key is escaped.
+    private static func index(_ object: Int, _ raw: UnsafeRawBufferPointer, _ tokens: UnsafeBufferPointer<JSONTape.Token>) -> ([Entry], Table, Bool, Bool) {
         var entries: [Entry] = []
         var repeatsKeys = false
         var escapedKeys = false
@@ -49,10 +53,11 @@ final class TapeMemberIndex {
         let arrayKind = JSONTape.Kind.array.rawValue
         entries.reserveCapacity(min((end - object) / 2, Self.checkedMembers))
         // An open-addressed table of the members seen so far (index + 1, 0 for empty), by key, for
-        // finding a repeated key while indexing.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * Self.checkedMembers) { table in
-            table.initialize(repeating: 0)
-            let mask = table.count - 1
+        // finding a repeated key while indexing and for the lookups after.
+        var table: Table = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &table) { table in
+            let mask = Self.tableSize - 1
+            precondition(table.count == Self.tableSize)
             var cursor = object + 1
             while cursor < end {
                 let payload = tokens[cursor].info & JSONTape.Token.payloadMask
@@ -79,7 +84,7 @@ final class TapeMemberIndex {
                 cursor = kind == objectKind || kind == arrayKind ? Int(value & JSONTape.Token.payloadMask) : cursor + 2
             }
         }
-        return (entries, repeatsKeys, escapedKeys)
+        return (entries, table, repeatsKeys, escapedKeys)
     }
 
     /// The first up to 8 bytes at `start` as a number, zero-padded.
@@ -121,7 +126,7 @@ final class TapeMemberIndex {
         let length = UInt32(truncatingIfNeeded: wanted.count)
         guard wanted.count < (1 << 28) else { return nil }
         var prefix: UInt64 = 0
-        for offset in stride(from: min(wanted.count, 8) - 1, through: 0, by: -1) { prefix = prefix << 8 | UInt64(wanted[offset]) }
+        for offset in 0..<min(wanted.count, 8) { prefix |= UInt64(wanted[offset]) << (UInt64(offset) &* 8) }
         return tape.withBytes { raw in
             entries.withUnsafeBufferPointer { entries in
                 func matches(_ entry: Entry) -> Bool {
@@ -136,16 +141,17 @@ final class TapeMemberIndex {
                     }
                     return nil
                 }
-                var position = hint < count ? hint : 0
-                for _ in 0..<count {
-                    if matches(entries[position]) {
-                        hint = position + 1
-                        return entries[position].value
+                return withUnsafeBytes(of: table) { table in
+                    let mask = Self.tableSize - 1
+                    var place = Self.slot(prefix, wanted.count) & mask
+                    // The table is at most half full, so a probe always meets an empty slot.
+                    while table[place] != 0 {
+                        let entry = entries[Int(table[place]) - 1]
+                        if matches(entry) { return entry.value }
+                        place = (place + 1) & mask
                     }
-                    position += 1
-                    if position == count { position = 0 }
+                    return nil
                 }
-                return nil
             }
         }
     }
