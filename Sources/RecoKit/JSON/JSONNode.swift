@@ -43,7 +43,15 @@ extension JSONValue: JSONNode {
 
 extension JSONView: JSONNode {
     package var nodeElements: [JSONView]? { elements }
-    package var nodeKeys: [String]? { keys.map { Array(Set($0)) } }
+    package var nodeKeys: [String]? {
+        guard let keys else { return nil }
+        // A few keys are told apart by comparing them (no set to hash them into); many go through a set.
+        if keys.count > 16 { return Array(Set(keys)) }
+        var unique: [String] = []
+        unique.reserveCapacity(keys.count)
+        for key in keys where !unique.contains(key) { unique.append(key) }
+        return unique
+    }
     package var tree: JSONValue { value }
     package func rawProduct(at path: JSONPath) throws(PayloadError) -> RawProduct { try RawProduct(self, at: path) }
     /// The text is indexed into a tape, which accepts what the tree parser accepts and throws its errors.
