@@ -156,10 +156,10 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try child(key).scalar.decodeInteger(UInt64.self) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         if T.self == Decimal.self, let value = member(key), tape.kind(value) == .number, let decimal = decimal(value) {
-            return decimal as! T
+            return unsafeBitCast(decimal, to: T.self)  // T is Decimal: no dynamic cast needed
         }
         if T.self == [String].self, let value = member(key), let strings = JSONTapeDecoder.stringArray(tape, value) {
-            return strings as! T
+            return unsafeBitCast(strings, to: T.self)  // T is [String]
         }
         return try child(key).decodeValue(type)
     }
@@ -204,7 +204,7 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let value = member(key), tape.kind(value) != .null else { return nil }
         if T.self == Decimal.self, tape.kind(value) == .number, let decimal = decimal(value) {
-            return (decimal as! T)
+            return unsafeBitCast(decimal, to: T.self)  // T is Decimal
         }
         return try JSONTapeDecoder(tape: tape, index: value, parentPath: codingPath, lastKey: key).decodeValue(type)
     }
