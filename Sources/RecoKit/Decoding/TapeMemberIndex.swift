@@ -126,7 +126,11 @@ final class TapeMemberIndex {
         let length = UInt32(truncatingIfNeeded: wanted.count)
         guard wanted.count < (1 << 28) else { return nil }
         var prefix: UInt64 = 0
-        for offset in 0..<min(wanted.count, 8) { prefix |= UInt64(wanted[offset]) << (UInt64(offset) &* 8) }
+        if wanted.count >= 8 {
+            prefix = UInt64(littleEndian: UnsafeRawPointer(wanted.baseAddress!).loadUnaligned(as: UInt64.self))
+        } else {
+            for offset in 0..<wanted.count { prefix |= UInt64(wanted[offset]) << (UInt64(offset) &* 8) }
+        }
         return tape.withBytes { raw in
             entries.withUnsafeBufferPointer { entries in
                 func matches(_ entry: Entry) -> Bool {
