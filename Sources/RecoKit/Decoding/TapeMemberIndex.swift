@@ -13,6 +13,8 @@ import Foundation
 final class TapeMemberIndex {
     let tape: JSONTape
     let object: Int
+    /// The coding path of the object, for the keyed decoding container the index serves.
+    let codingPath: [any CodingKey]
     /// Whether lookups go through the table (false: through ``JSONTape/member(utf8:of:)``).
     private let indexed: Bool
     /// `tableSize` slots, each a key token's distance from `object` (0 for an empty slot: a key is
@@ -28,9 +30,10 @@ final class TapeMemberIndex {
     /// Objects with more members than this are looked up by scanning.
     private static let maximumMembers = 64
 
-    init(tape: JSONTape, object: Int) {
+    init(tape: JSONTape, object: Int, codingPath: [any CodingKey] = []) {
         self.tape = tape
         self.object = object
+        self.codingPath = codingPath
         (table, indexed) = tape.withBytes { raw in
             tape.tokens.withUnsafeBufferPointer { tokens in Self.index(object, raw, tokens) }
         }
