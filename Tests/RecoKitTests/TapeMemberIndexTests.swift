@@ -2,9 +2,9 @@ import Foundation
 @_spi(JSONTape) import RecoKit
 import Testing
 
-/// A model's fields are found through an index of the object's members (a lookup starting where the
-/// previous one stopped, the last member winning when a key is repeated): whatever the order of the
-/// fields and the keys, the tape must decode what the tree decodes.
+/// A model's fields are found through an index of the object's members (a table of its keys; a scan
+/// where the last member wins when a key is repeated, escaped, or the object is too large for the
+/// table): whatever the order of the fields and the keys, the tape must decode what the tree decodes.
 @Suite struct TapeMemberIndexTests {
     /// Fields with keys that share their first 8 bytes, and keys shorter and longer than 8 bytes.
     struct Fields: Decodable, Equatable {
@@ -51,6 +51,9 @@ import Testing
             #"{"a":"plain","pr\u0069ceText":"escaped","priceText":"plain"}"#,
             #"{}"#,
             "{" + many.joined(separator: ",") + "}",
+            // Keys more than 65,535 tokens after the object's own: past what the table can point to.
+            #"{"a":"first","priceTextLong":["#  + Array(repeating: "0", count: 70_000).joined(separator: ",") + #"],"z":"6","a":"last"}"#,
+            #"{"priceTextLong":["#  + Array(repeating: "0", count: 70_000).joined(separator: ",") + #"],"z":"6","a":"1"}"#,
         ]
     }
 

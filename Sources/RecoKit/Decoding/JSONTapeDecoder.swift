@@ -26,7 +26,7 @@ struct JSONTapeDecoder: Decoder {
         guard tape.kind(index) == .object else {
             throw DecodingError.typeMismatch([String: Any].self, .init(codingPath: codingPath, debugDescription: "expected an object, found \(kindDescription)"))
         }
-        return KeyedDecodingContainer(TapeKeyedContainer<Key>(tape: tape, object: index, codingPath: codingPath, members: TapeMemberIndex(tape: tape, object: index)))
+        return KeyedDecodingContainer(TapeKeyedContainer<Key>(members: TapeMemberIndex(tape: tape, object: index, codingPath: codingPath)))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -94,11 +94,13 @@ private struct TapeIndexKey: CodingKey {
 }
 
 private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let tape: JSONTape
-    let object: Int
-    let codingPath: [any CodingKey]
-    /// The object's members, indexed once for the lookups of all the fields.
+    /// The object's members, indexed once for the lookups of all the fields; also the tape, the object
+    /// and the coding path, so that the container holds one reference: the standard library's box
+    /// copies the container for every field it decodes (a retain and a release per reference).
     let members: TapeMemberIndex
+    var tape: JSONTape { members.tape }
+    var object: Int { members.object }
+    var codingPath: [any CodingKey] { members.codingPath }
 
     var allKeys: [Key] {
         var seen: Set<String> = []
@@ -156,10 +158,10 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try child(key).scalar.decodeInteger(UInt64.self) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         if T.self == Decimal.self, let value = member(key), tape.kind(value) == .number, let decimal = decimal(value) {
-            return decimal as! T
+            return unsafeBitCast(decimal, to: T.self)  // T is Decimal: no dynamic cast needed
         }
         if T.self == [String].self, let value = member(key), let strings = JSONTapeDecoder.stringArray(tape, value) {
-            return strings as! T
+            return unsafeBitCast(strings, to: T.self)  // T is [String]
         }
         return try child(key).decodeValue(type)
     }
@@ -204,7 +206,7 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let value = member(key), tape.kind(value) != .null else { return nil }
         if T.self == Decimal.self, tape.kind(value) == .number, let decimal = decimal(value) {
-            return (decimal as! T)
+            return unsafeBitCast(decimal, to: T.self)  // T is Decimal
         }
         return try JSONTapeDecoder(tape: tape, index: value, parentPath: codingPath, lastKey: key).decodeValue(type)
     }

@@ -3,83 +3,73 @@ import Foundation
 /// The members of one object of a ``JSONTape``, indexed once for a keyed decoding container, so that a
 /// model's fields are found without scanning the whole object for each of them.
 ///
-/// Each member keeps its key's length and first 8 bytes, so most keys are told apart without reading
-/// the document. Models decode their fields mostly in the order they are written, so a lookup starts
-/// where the previous one found its member. When the object repeats a key (found while indexing), the
-/// last member with the key wins, as in ``JSONValue``: lookups then scan from the end. An object with an
-/// escaped key is looked up by ``JSONTape/member(utf8:of:)``, which unescapes.
+/// The index is an open-addressed table of the object's key tokens (their distance from the object's
+/// token), by the key's length and first 8 bytes, kept inside the index itself: indexing allocates
+/// nothing but the index, and a lookup is a hash and usually one comparison, whatever order a model
+/// asks for its fields in. The same table finds a repeated key while indexing. When the object repeats
+/// a key, has more members than the table holds, is too long for its distances, or has an escaped
+/// key, it is looked up by ``JSONTape/member(utf8:of:)`` instead, which unescapes and lets the last
+/// member with the key win, as in ``JSONValue``.
 final class TapeMemberIndex {
-    private struct Entry {
-        /// Where the key's bytes start in the document.
-        var start: UInt32
-        var length: UInt32
-        /// The key's first 8 bytes (fewer for a shorter key, the rest zero), little-endian.
-        var prefix: UInt64
-        /// The value's token.
-        var value: Int
-    }
-
     let tape: JSONTape
     let object: Int
-    private let entries: [Entry]
-    private let repeatsKeys: Bool
-    private let escapedKeys: Bool
-    /// Where the next lookup starts. (A container is read by one decoder at a time, so no dynamic
-    /// exclusivity check is needed; it would cost more than the lookup.)
-    @exclusivity(unchecked) private var hint = 0
+    /// The coding path of the object, for the keyed decoding container the index serves.
+    let codingPath: [any CodingKey]
+    /// Whether lookups go through the table (false: through ``JSONTape/member(utf8:of:)``).
+    private let indexed: Bool
+    /// `tableSize` slots, each a key token's distance from `object` (0 for an empty slot: a key is
+    /// never the object's own token). At most `maximumMembers` members go in, so the table is never
+    /// more than half full and every probe meets an empty slot. 32 words kept in the index itself.
+    private let table: Table
+    private typealias Table = (
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+    )
+    private static let tableSize = 2 * maximumMembers
 
-    /// Objects with more members than this are not checked for repeated keys: lookups scan from the end.
-    private static let checkedMembers = 64
+    /// Objects with more members than this are looked up by scanning.
+    private static let maximumMembers = 64
 
-    init(tape: JSONTape, object: Int) {
+    init(tape: JSONTape, object: Int, codingPath: [any CodingKey] = []) {
         self.tape = tape
         self.object = object
-        (entries, repeatsKeys, escapedKeys) = tape.withBytes { raw in
+        self.codingPath = codingPath
+        (table, indexed) = tape.withBytes { raw in
             tape.tokens.withUnsafeBufferPointer { tokens in Self.index(object, raw, tokens) }
         }
     }
 
-    /// The members of the object at `object`, whether a key is repeated, whether a key is escaped.
-    private static func index(_ object: Int, _ raw: UnsafeRawBufferPointer, _ tokens: UnsafeBufferPointer<JSONTape.Token>) -> ([Entry], Bool, Bool) {
-        var entries: [Entry] = []
-        var repeatsKeys = false
-        var escapedKeys = false
+    /// The table of the object at `object`, and whether it can serve lookups (no repeated or escaped
+    /// key, at most `maximumMembers` members, every key within a 16-bit distance).
+    private static func index(_ object: Int, _ raw: UnsafeRawBufferPointer, _ tokens: UnsafeBufferPointer<JSONTape.Token>) -> (Table, Bool) {
+        var table: Table = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         let end = Int(tokens[object].info & JSONTape.Token.payloadMask)
         let objectKind = JSONTape.Kind.object.rawValue
         let arrayKind = JSONTape.Kind.array.rawValue
-        entries.reserveCapacity(min((end - object) / 2, Self.checkedMembers))
-        // An open-addressed table of the members seen so far (index + 1, 0 for empty), by key, for
-        // finding a repeated key while indexing.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * Self.checkedMembers) { table in
-            table.initialize(repeating: 0)
-            let mask = table.count - 1
+        let indexed = withUnsafeMutableBytes(of: &table) { bytes in bytes.withMemoryRebound(to: UInt16.self) { table -> Bool in
+            precondition(table.count == Self.tableSize)
+            let mask = Self.tableSize - 1
+            var members = 0
             var cursor = object + 1
             while cursor < end {
                 let payload = tokens[cursor].info & JSONTape.Token.payloadMask
-                if payload & JSONTape.Token.escapedFlag != 0 { escapedKeys = true }
+                members += 1
+                guard payload & JSONTape.Token.escapedFlag == 0, members <= Self.maximumMembers, cursor - object <= Int(UInt16.max) else { return false }
                 let start = Int(tokens[cursor].start) + 1
                 let length = Int(payload & JSONTape.Token.lengthMask)
-                let keyPrefix = Self.prefix(raw, start, length)
-                let entry = Entry(start: UInt32(truncatingIfNeeded: start), length: UInt32(truncatingIfNeeded: length), prefix: keyPrefix, value: cursor + 1)
-                if !repeatsKeys {
-                    if entries.count >= Self.checkedMembers {
-                        repeatsKeys = true
-                    } else {
-                        var place = Self.slot(keyPrefix, length) & mask
-                        while table[place] != 0 {
-                            if Self.same(entries[Int(table[place]) - 1], entry, raw) { repeatsKeys = true; break }
-                            place = (place + 1) & mask
-                        }
-                        table[place] = UInt8(truncatingIfNeeded: entries.count + 1)
-                    }
+                var place = Self.slot(Self.prefix(raw, start, length), length) & mask
+                while table[place] != 0 {
+                    if Self.same(tokens[object + Int(table[place])], tokens[cursor], raw) { return false }
+                    place = (place + 1) & mask
                 }
-                entries.append(entry)
+                table[place] = UInt16(truncatingIfNeeded: cursor - object)
                 let value = tokens[cursor + 1].info
                 let kind = value >> 29
                 cursor = kind == objectKind || kind == arrayKind ? Int(value & JSONTape.Token.payloadMask) : cursor + 2
             }
-        }
-        return (entries, repeatsKeys, escapedKeys)
+            return true
+        } }
+        return (table, indexed)
     }
 
     /// The first up to 8 bytes at `start` as a number, zero-padded.
@@ -101,51 +91,47 @@ final class TapeMemberIndex {
         Int(truncatingIfNeeded: ((prefix ^ UInt64(length)) &* 0x9E37_79B9_7F4A_7C15) >> 57)
     }
 
-    private static func same(_ a: Entry, _ b: Entry, _ raw: UnsafeRawBufferPointer) -> Bool {
-        guard a.length == b.length, a.prefix == b.prefix else { return false }
-        guard a.length > 8 else { return true }
-        return memcmp(raw.baseAddress! + Int(a.start) + 8, raw.baseAddress! + Int(b.start) + 8, Int(a.length) - 8) == 0
+    /// Whether two (unescaped) key tokens have the same bytes.
+    private static func same(_ a: JSONTape.Token, _ b: JSONTape.Token, _ raw: UnsafeRawBufferPointer) -> Bool {
+        let length = a.info & JSONTape.Token.lengthMask
+        guard length == b.info & JSONTape.Token.lengthMask else { return false }
+        return length == 0 || memcmp(raw.baseAddress! + Int(a.start) + 1, raw.baseAddress! + Int(b.start) + 1, Int(length)) == 0
     }
 
     /// The value token of the member named `key` (the last one when the key is repeated), nil when
     /// there is none.
     func member(_ key: String) -> Int? {
-        if escapedKeys { return tape.member(key, of: object) }
+        guard indexed else { return tape.member(key, of: object) }
         var key = key
         return key.withUTF8 { wanted in member(utf8: wanted) }
     }
 
     private func member(utf8 wanted: UnsafeBufferPointer<UInt8>) -> Int? {
-        let count = entries.count
-        guard count > 0 else { return nil }
-        let length = UInt32(truncatingIfNeeded: wanted.count)
         guard wanted.count < (1 << 28) else { return nil }
+        let length = UInt32(truncatingIfNeeded: wanted.count)
         var prefix: UInt64 = 0
-        for offset in stride(from: min(wanted.count, 8) - 1, through: 0, by: -1) { prefix = prefix << 8 | UInt64(wanted[offset]) }
+        if wanted.count >= 8 {
+            prefix = UInt64(littleEndian: UnsafeRawPointer(wanted.baseAddress!).loadUnaligned(as: UInt64.self))
+        } else {
+            for offset in 0..<wanted.count { prefix |= UInt64(wanted[offset]) << (UInt64(offset) &* 8) }
+        }
+        let object = object
         return tape.withBytes { raw in
-            entries.withUnsafeBufferPointer { entries in
-                func matches(_ entry: Entry) -> Bool {
-                    guard entry.length == length, entry.prefix == prefix else { return false }
-                    return length <= 8 || memcmp(raw.baseAddress! + Int(entry.start) + 8, wanted.baseAddress! + 8, Int(length) - 8) == 0
-                }
-                if repeatsKeys {
-                    var position = count
-                    while position > 0 {
-                        position -= 1
-                        if matches(entries[position]) { return entries[position].value }
+            tape.tokens.withUnsafeBufferPointer { tokens in
+                withUnsafeBytes(of: table) { bytes in bytes.withMemoryRebound(to: UInt16.self) { table in
+                    let mask = Self.tableSize - 1
+                    var place = Self.slot(prefix, wanted.count) & mask
+                    while table[place] != 0 {
+                        let key = object + Int(table[place])
+                        let token = tokens[key]
+                        if token.info & JSONTape.Token.lengthMask == length,
+                           length == 0 || memcmp(raw.baseAddress! + Int(token.start) + 1, wanted.baseAddress!, wanted.count) == 0 {
+                            return key + 1
+                        }
+                        place = (place + 1) & mask
                     }
                     return nil
-                }
-                var position = hint < count ? hint : 0
-                for _ in 0..<count {
-                    if matches(entries[position]) {
-                        hint = position + 1
-                        return entries[position].value
-                    }
-                    position += 1
-                    if position == count { position = 0 }
-                }
-                return nil
+                } }
             }
         }
     }

@@ -53,7 +53,10 @@ public final class JSONTape: @unchecked Sendable {  // unchecked: the copied byt
     init(data: Data, tokens: [Token]) {
         if data.count <= Self.copiedBytes {
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 8)
-            _ = data.copyBytes(to: buffer, count: data.count)
+            // One memcpy: `Data.copyBytes(to:count:)` went through the generic collection path (1.3 Ir/byte).
+            data.withUnsafeBytes { bytes in
+                if let source = bytes.baseAddress { buffer.baseAddress!.copyMemory(from: source, byteCount: bytes.count) }
+            }
             self.copied = UnsafeRawBufferPointer(start: buffer.baseAddress, count: data.count)
             self.shared = nil
         } else {
@@ -112,13 +115,31 @@ public final class JSONTape: @unchecked Sendable {  // unchecked: the copied byt
     func string(_ index: Int) -> String {
         let escaped = tokens[index].payload & Token.escapedFlag != 0
         return withRawBytes(index) { raw in
-            escaped ? Self.unescape(raw) : String(decoding: raw, as: UTF8.self)
+            escaped ? Self.unescape(raw) : Self.validatedString(raw)
         }
     }
 
     /// The literal text of the number at `index`.
     func numberText(_ index: Int) -> String {
-        withRawBytes(index) { raw in String(decoding: raw, as: UTF8.self) }
+        withRawBytes(index) { raw in Self.validatedString(raw, isASCII: true) }
+    }
+
+    /// A `String` of bytes that are known to be well-formed UTF-8, made without checking them again.
+    ///
+    /// Only for bytes of this tape's document that a token covers, or text made from them by
+    /// ``unescape(_:)``: `JSONTapeParser.Scanner.string()` checks every string's bytes with
+    /// `isValidUTF8` before it records the token (a string whose bytes are all below 0x80 is ASCII), a
+    /// number's literal is ASCII by its grammar (`Scanner.number()`), the bytes are the tape's own copy
+    /// (or a `Data` it keeps) and never change, and a token's range lies inside them. `isASCII` is true
+    /// only when every byte is known to be below 0x80.
+    @inline(__always) static func validatedString(_ raw: UnsafeRawBufferPointer, isASCII: Bool = false) -> String {
+        #if compiler(>=6.2)
+        if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+            let bytes = raw.assumingMemoryBound(to: UInt8.self)
+            return String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: isASCII))
+        }
+        #endif
+        return String(decoding: raw, as: UTF8.self)
     }
 
     /// The value token of the member named `key` in the object at `index` (the last one, when the key is
@@ -227,53 +248,65 @@ public final class JSONTape: @unchecked Sendable {  // unchecked: the copied byt
         return members
     }
 
-    /// A string's content with its escapes decoded; the parser has checked every escape already.
+    /// A string's content with its escapes decoded; the parser has checked every escape already, and
+    /// the bytes between escapes are valid UTF-8 (see ``validatedString(_:isASCII:)``), as is every
+    /// scalar an escape makes (the parser refuses a lone surrogate), so the result is not checked again.
     static func unescape(_ raw: UnsafeRawBufferPointer) -> String {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(raw.count)
-        var offset = 0
-        func hex4(_ at: Int) -> UInt32 {
-            var value: UInt32 = 0
-            for index in at..<(at + 4) {
-                let byte = raw[index]
-                let digit: UInt8 = switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-                default: byte - UInt8(ascii: "A") + 10
+        // Decoded text is never longer than its escaped form.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(raw.count, 1)) { buffer in
+            var written = 0
+            var offset = 0
+            let count = raw.count
+            func hex4(_ at: Int) -> UInt32 {
+                var value: UInt32 = 0
+                for index in at..<(at + 4) {
+                    let byte = raw[index]
+                    let digit: UInt8 = switch byte {
+                    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+                    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+                    default: byte - UInt8(ascii: "A") + 10
+                    }
+                    value = value << 4 | UInt32(digit)
                 }
-                value = value << 4 | UInt32(digit)
+                return value
             }
-            return value
-        }
-        while offset < raw.count {
-            // The run up to the next backslash, in one copy.
-            var run = offset
-            while run < raw.count && raw[run] != UInt8(ascii: "\\") { run += 1 }
-            if run > offset {
-                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[offset..<run]))
-                offset = run
-                continue
+            @inline(__always) func put(_ byte: UInt8) {
+                buffer[written] = byte
+                written += 1
             }
-            let escape = raw[offset + 1]
-            offset += 2
-            switch escape {
-            case UInt8(ascii: "b"): buffer.append(0x08)
-            case UInt8(ascii: "f"): buffer.append(0x0C)
-            case UInt8(ascii: "n"): buffer.append(0x0A)
-            case UInt8(ascii: "r"): buffer.append(0x0D)
-            case UInt8(ascii: "t"): buffer.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = hex4(offset)
-                offset += 4
-                if (0xD800...0xDBFF).contains(scalar) {
-                    let low = hex4(offset + 2)
-                    offset += 6
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            while offset < count {
+                // The run up to the next backslash, in one copy.
+                let rest = count - offset
+                let found = memchr(raw.baseAddress! + offset, Int32(UInt8(ascii: "\\")), rest)
+                let run = found.map { UnsafeRawPointer($0) - (raw.baseAddress! + offset) } ?? rest
+                if run > 0 {
+                    UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[written..<(written + run)])
+                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + run)]))
+                    written += run
+                    offset += run
+                    continue
                 }
-                buffer.append(contentsOf: UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}")!)
-            default: buffer.append(escape)  // " \ /
+                let escape = raw[offset + 1]
+                offset += 2
+                switch escape {
+                case UInt8(ascii: "b"): put(0x08)
+                case UInt8(ascii: "f"): put(0x0C)
+                case UInt8(ascii: "n"): put(0x0A)
+                case UInt8(ascii: "r"): put(0x0D)
+                case UInt8(ascii: "t"): put(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = hex4(offset)
+                    offset += 4
+                    if (0xD800...0xDBFF).contains(scalar) {
+                        let low = hex4(offset + 2)
+                        offset += 6
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    for byte in UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}")! { put(byte) }
+                default: put(escape)  // " \ /
+                }
             }
+            return validatedString(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<written]))
         }
-        return String(decoding: buffer, as: UTF8.self)
     }
 }

@@ -50,9 +50,16 @@ public struct JSONView: Sendable {
     /// The elements, when this is an array.
     public var elements: [JSONView]? {
         guard kind == .array else { return nil }
-        var elements: [JSONView] = []
         let end = tape.next(index)
+        var count = 0
         var cursor = index + 1
+        while cursor < end {
+            count += 1
+            cursor = tape.next(cursor)
+        }
+        var elements: [JSONView] = []
+        elements.reserveCapacity(count)
+        cursor = index + 1
         while cursor < end {
             elements.append(JSONView(tape: tape, index: cursor))
             cursor = tape.next(cursor)

@@ -9,8 +9,11 @@
 ///
 /// One value lives for one reply: it remembers which products earlier blocks showed.
 struct BlockAssembly {
-    /// productIds shown by the blocks assembled so far (exempt sources and static items excepted).
-    private(set) var shown: Set<String> = []
+    /// productIds shown by the blocks assembled so far (exempt sources and static items excepted): those
+    /// in `shown`, and those in `unhashed`, which go into the set only when a block eliminates (until
+    /// then nothing reads them, and most replies never eliminate: no hashing per product).
+    private var shown: Set<String> = []
+    private var unhashed: [String] = []
     /// The products kept so far against the reply's limits.
     private var budget: ProductBudget
 
@@ -21,11 +24,19 @@ struct BlockAssembly {
     /// The products of `block` in order, with their paths; failures and eliminations go to `report`.
     mutating func assemble<Node: JSONNode>(_ block: SegmentifyBlock<Node>, report: inout DecodingReport) -> [(RawProduct, JSONPath)] {
         var products: [(RawProduct, JSONPath)] = []
+        // The block's productIds: read for static items (repeats are reported) and, when the block
+        // eliminates, for dynamic ones; otherwise a dynamic product need not go in.
         var inBlock: Set<String> = []
+        let eliminates = block.elimination.eliminates
         // Room for every product the block was sent, so the sets and the list never grow by rehashing.
         let sent = (block.staticProducts?.elements.count ?? 0) + block.sources.reduce(0) { $0 + ($1.list?.elements.count ?? 0) }
-        inBlock.reserveCapacity(sent)
-        shown.reserveCapacity(shown.count + sent)
+        if eliminates || block.staticProducts != nil { inBlock.reserveCapacity(sent) }
+        if eliminates {
+            // A product of this block is in `inBlock`, checked first, so the set need only hold earlier blocks'.
+            shown.reserveCapacity(shown.count + unhashed.count + sent)
+            for id in unhashed { shown.insert(id) }
+            unhashed.removeAll(keepingCapacity: true)
+        }
         products.reserveCapacity(sent)
 
         if let list = block.staticProducts {
@@ -43,7 +54,6 @@ struct BlockAssembly {
             }
         }
 
-        let eliminates = block.elimination.eliminates
         var deficit = 0
         for source in block.sources {
             guard source.item.itemCount > 0, let list = source.list else { continue }
@@ -65,8 +75,12 @@ struct BlockAssembly {
                         continue
                     }
                 }
-                inBlock.insert(id)
-                if !exempt { shown.insert(id) }
+                if eliminates {
+                    inBlock.insert(id)
+                    if !exempt { shown.insert(id) }
+                } else if !exempt {
+                    unhashed.append(id)
+                }
                 products.append((product, path))
                 budget.take()
                 deficit -= 1

@@ -40,16 +40,17 @@ struct SegmentifyBlock<Node: JSONNode>: Sendable {
         let paramsPath = path.appending(key: "params")
         guard let node else { throw .missingKey("params", at: path) }
         guard node.isObject else { throw .typeMismatch(expected: "an object", found: node.kindPlaceholder, at: paramsPath) }
-        // Every member but the product lists, as a tree: they are few and small.
-        let members = Self.members(of: node)
+        // Each member is looked up in the node and made a tree only when it is a scalar read here (a
+        // repeated key gives its last value, as in a tree); the JSON inside strings is read as a node of
+        // the same kind, so a tape's block makes no tree for it.
         self.path = path
         notices = []
-        instanceId = try Self.requiredText("instanceId", in: members, at: paramsPath)
-        interactionId = try Self.requiredText("actionId", in: members, at: paramsPath)
-        title = try Self.title(members, at: paramsPath, language: language)
+        instanceId = try Self.requiredText("instanceId", in: node, at: paramsPath)
+        interactionId = try Self.requiredText("actionId", in: node, at: paramsPath)
+        title = try Self.title(node["notificationTitle"]?.tree, map: node["notificationTitleMap"]?.tree, at: paramsPath, language: language)
 
         let eliminationPath = paramsPath.appending(key: "elimination")
-        switch members["elimination"] {
+        switch node["elimination"]?.tree {
         case nil, .null?: elimination = .none
         case .string(let mode)?: elimination = SegmentifyElimination(mode)
         case let other?: throw .typeMismatch(expected: "an elimination mode string", found: other, at: eliminationPath)
@@ -60,16 +61,16 @@ struct SegmentifyBlock<Node: JSONNode>: Sendable {
 
         // dynamicItems: JSON inside a string (or, leniently, the array itself).
         var items: [SegmentifyDynamicItem] = []
-        if let (list, listPath) = try JSONValue.embeddedJSON(members["dynamicItems"], at: paramsPath.appending(key: "dynamicItems")) {
-            guard case .array(let entries) = list else { throw .typeMismatch(expected: "an array of dynamic items", found: list, at: listPath) }
+        if let (list, listPath) = try Self.embeddedJSON(node["dynamicItems"], at: paramsPath.appending(key: "dynamicItems")) {
+            guard let entries = list.nodeElements else { throw .typeMismatch(expected: "an array of dynamic items", found: list.kindPlaceholder, at: listPath) }
             items.reserveCapacity(entries.count)
             for (index, entry) in entries.enumerated() {
                 items.append(try SegmentifyDynamicItem(entry, at: listPath.appending(index: index), limits: limits))
             }
         }
         // staticItems: checked, not needed; the static products themselves come in recommendedProducts.
-        if let (list, listPath) = try JSONValue.embeddedJSON(members["staticItems"], at: paramsPath.appending(key: "staticItems")) {
-            guard case .array = list else { throw .typeMismatch(expected: "an array of static items", found: list, at: listPath) }
+        if let (list, listPath) = try Self.embeddedJSON(node["staticItems"], at: paramsPath.appending(key: "staticItems")) {
+            guard list.nodeElements != nil else { throw .typeMismatch(expected: "an array of static items", found: list.kindPlaceholder, at: listPath) }
         }
 
         let productsPath = paramsPath.appending(key: "recommendedProducts")
@@ -85,8 +86,9 @@ struct SegmentifyBlock<Node: JSONNode>: Sendable {
                 sources.append(Source(item: item, list: try Self.list(lists[item.key], at: productsPath.appending(key: item.key))))
             }
             self.sources = sources
-            let asked = Set(items.map(\.key)).union([Self.staticKey])
-            for key in (lists.nodeKeys ?? []).sorted() where !asked.contains(key) {
+            // The lists nobody asks for, each once, in key order (a block asks for a few: a plain search).
+            let unasked = (lists.nodeKeys ?? []).filter { key in key != Self.staticKey && !items.contains { $0.key == key } }
+            for key in unasked.sorted() {
                 notices.append(DecodingNotice(.skippedSource, at: productsPath.appending(key: key), "\(instanceId) was sent products under \"\(key)\", but no dynamic item asks for them"))
             }
         } else if let lists = products?.nodeElements {
@@ -136,14 +138,22 @@ struct SegmentifyBlock<Node: JSONNode>: Sendable {
         return ProductList(elements: elements, path: path)
     }
 
-    /// The members of `params` but `recommendedProducts`, as trees.
-    private static func members(of params: Node) -> [String: JSONValue] {
-        if let view = params as? JSONView { return view.members(except: "recommendedProducts") ?? [:] }
-        return params.tree.objectValue ?? [:]
+    /// A value Segmentify sends as JSON inside a string (`dynamicItems`, `staticItems`), as
+    /// ``JSONValue/embeddedJSON(_:at:)`` reads it, parsed into a node of the same kind as the reply's.
+    private static func embeddedJSON(_ value: Node?, at path: JSONPath) throws(PayloadError) -> (value: Node, path: JSONPath)? {
+        guard let value, !value.isNull else { return nil }
+        guard let text = value.stringValue else { return (value, path) }
+        if text.allSatisfy(\.isWhitespace) { return nil }
+        let inner = path.appendingEmbeddedJSON()
+        do {
+            return (try Node.parsing(embedded: text), inner)
+        } catch {
+            throw error.nested(under: inner)
+        }
     }
 
-    private static func requiredText(_ key: String, in members: [String: JSONValue], at path: JSONPath) throws(PayloadError) -> String {
-        switch members[key] {
+    private static func requiredText(_ key: String, in params: Node, at path: JSONPath) throws(PayloadError) -> String {
+        switch params[key]?.tree {
         case .string(let text)? where !text.isEmpty: return text
         case .number(let number)?: return number.text
         case .string?: throw .invalidValue("\(key) is an empty string", at: path.appending(key: key))
@@ -154,14 +164,14 @@ struct SegmentifyBlock<Node: JSONNode>: Sendable {
 
     /// `notificationTitleMap[language]` when the map has a non-empty entry for the language (exact key
     /// first, then ignoring case: `"EN"` and `"en"`), otherwise `notificationTitle`, otherwise "".
-    private static func title(_ members: [String: JSONValue], at path: JSONPath, language: String?) throws(PayloadError) -> String {
+    private static func title(_ notificationTitle: JSONValue?, map: JSONValue?, at path: JSONPath, language: String?) throws(PayloadError) -> String {
         var title = ""
-        switch members["notificationTitle"] {
+        switch notificationTitle {
         case nil, .null?: break
         case .string(let text)?: title = text
         case let other?: throw .typeMismatch(expected: "a string", found: other, at: path.appending(key: "notificationTitle"))
         }
-        guard let (map, mapPath) = try JSONValue.embeddedJSON(members["notificationTitleMap"], at: path.appending(key: "notificationTitleMap")) else { return title }
+        guard let (map, mapPath) = try JSONValue.embeddedJSON(map, at: path.appending(key: "notificationTitleMap")) else { return title }
         guard case .object(let titles) = map else { throw .typeMismatch(expected: "an object of titles by language", found: map, at: mapPath) }
         guard let language else { return title }
         let key = titles[language] != nil ? language : titles.keys.sorted().first { $0.caseInsensitiveCompare(language) == .orderedSame }

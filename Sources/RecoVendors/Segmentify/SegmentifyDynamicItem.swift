@@ -24,19 +24,19 @@ struct SegmentifyDynamicItem: Hashable, Sendable {
     /// Whether this source's products are exempt from elimination by earlier blocks.
     var isExempt: Bool { Self.exemptSources.contains(source) }
 
-    /// Reads one entry of the parsed `dynamicItems` array.
+    /// Reads one entry of the parsed `dynamicItems` array (a tree, or a tape read in place).
     /// - Throws: ``PayloadError`` when the entry is not an object, or has no string `recommendationSource`.
-    init(_ json: JSONValue, at path: JSONPath, limits: ReplyLimits = .default) throws(PayloadError) {
-        guard case .object(let members) = json else { throw .typeMismatch(expected: "a dynamic item object", found: json, at: path) }
-        switch members["recommendationSource"] {
-        case .string(let source)?: self.source = source
-        case nil: throw .missingKey("recommendationSource", at: path)
-        case let other?: throw .typeMismatch(expected: "a string", found: other, at: path.appending(key: "recommendationSource"))
+    init<Node: JSONNode>(_ json: Node, at path: JSONPath, limits: ReplyLimits = .default) throws(PayloadError) {
+        guard json.isObject else { throw .typeMismatch(expected: "a dynamic item object", found: json.kindPlaceholder, at: path) }
+        guard let sourceNode = json["recommendationSource"] else { throw .missingKey("recommendationSource", at: path) }
+        guard let source = sourceNode.stringValue else {
+            throw .typeMismatch(expected: "a string", found: sourceNode.kindPlaceholder, at: path.appending(key: "recommendationSource"))
         }
-        timeFrame = try Self.optionalText(members["timeFrame"], key: "timeFrame", in: path)
-        score = try Self.optionalText(members["score"], key: "score", in: path)
+        self.source = source
+        timeFrame = try Self.optionalText(json["timeFrame"], key: "timeFrame", in: path)
+        score = try Self.optionalText(json["score"], key: "score", in: path)
         // itemCount: "8" or 8. Anything else that is present counts as 0, as the vendor's library does.
-        switch members["itemCount"] {
+        switch json["itemCount"].map(Self.scalar) {
         case nil, .null?:
             itemCount = 0
         case let value?:
@@ -65,13 +65,23 @@ struct SegmentifyDynamicItem: Hashable, Sendable {
         }
     }
 
+    /// A scalar member as a tree (a string or a number is all the tree there is); an array or an object
+    /// as an empty one of its kind, which is all a count or an error needs of it.
+    private static func scalar<Node: JSONNode>(_ node: Node) -> JSONValue {
+        switch node.kindPlaceholder {
+        case .array, .object: node.kindPlaceholder
+        default: node.tree
+        }
+    }
+
     /// The member `key` as text; its path is made only for an error.
-    private static func optionalText(_ value: JSONValue?, key: String, in path: JSONPath) throws(PayloadError) -> String? {
-        switch value {
-        case nil, .null?: return nil
-        case .string(let text)?: return text
-        case .number(let number)?: return number.text
-        case let other?: throw .typeMismatch(expected: "a string", found: other, at: path.appending(key: key))
+    private static func optionalText<Node: JSONNode>(_ node: Node?, key: String, in path: JSONPath) throws(PayloadError) -> String? {
+        guard let node else { return nil }
+        switch scalar(node) {
+        case .null: return nil
+        case .string(let text): return text
+        case .number(let number): return number.text
+        case let other: throw .typeMismatch(expected: "a string", found: other, at: path.appending(key: key))
         }
     }
 }
