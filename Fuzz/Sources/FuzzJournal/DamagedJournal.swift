@@ -8,7 +8,8 @@ import RecoTracking
 /// a change of format that breaks old journals fails here too. Bytes read past the input's end are 0.
 ///
 /// Input: first segment number, segment count, then per segment a record count and per record a
-/// payload length and a fill byte; a checkpoint byte (none, past the last segment, or a record
+/// payload length and a fill byte (a fill of 7 modulo 8 makes the record a page of 1 + length % 24
+/// impressions, `PageRecordCodec`'s version 3, which the journal counts as that many events); a checkpoint byte (none, past the last segment, or a record
 /// boundary of one segment); then up to 16 damages of 5 bytes each (kind, file, position ×2, value):
 /// kinds 0–4 change one byte in place (xor), 5 truncates the file, 6 deletes a stretch, 7 inserts a copy
 /// of a stretch.
@@ -16,6 +17,8 @@ struct DamagedJournal: CustomStringConvertible {
     struct Record {
         var segment: UInt64
         var range: Range<Int>
+        /// Events it holds: a page record's impressions, or 1.
+        var events: Int
     }
 
     private(set) var files: [(name: String, bytes: [UInt8])] = []
@@ -37,9 +40,14 @@ struct DamagedJournal: CustomStringConvertible {
             for _ in 0..<Int(reader.next() % 24) {
                 let length = 1 + Int(reader.next() % 48)
                 let fill = reader.next()
-                // An event record's first byte is its codec version (never 0, which marks padding).
-                let payload = (0..<length).map { $0 == 0 ? 1 + fill % 200 : fill &+ UInt8(truncatingIfNeeded: $0) }
-                records.append(Record(segment: number, range: bytes.count..<(bytes.count + 12 + length)))
+                // One record in eight is a page of impressions (several events); the others hold bytes whose
+                // first is an event record's codec version (never 0, which marks padding, nor a page's 3).
+                let events = fill % 8 == 7 ? 1 + length % 24 : 1
+                let version = 1 + fill % 200 == 3 ? 4 : 1 + fill % 200  // 3 is a page record's version
+                let payload = fill % 8 == 7
+                    ? Self.pageRecord(impressions: events, fill: fill)
+                    : (0..<length).map { $0 == 0 ? version : fill &+ UInt8(truncatingIfNeeded: $0) }
+                records.append(Record(segment: number, range: bytes.count..<(bytes.count + 12 + payload.count), events: events))
                 Self.appendFrame(payload, segment: number, offset: bytes.count, to: &bytes)
             }
             files.append((Self.segmentName(number), bytes))
@@ -68,19 +76,21 @@ struct DamagedJournal: CustomStringConvertible {
     }
 
     /// Pending events the journal must report while undamaged.
-    var pendingAfterCheckpoint: Int { records(from: checkpoint ?? (oldest, 0)).count }
+    var pendingAfterCheckpoint: Int { Self.events(in: records(from: checkpoint ?? (oldest, 0))) }
 
-    /// How many records after the place delivery resumes (the checkpoint, or the oldest segment's start
+    /// How many events after the place delivery resumes (the checkpoint, or the oldest segment's start
     /// when the report says the checkpoint was unusable) were not read, and how many of those lie in a
-    /// reported damage range of their file.
-    func recordsNotRead(by report: JournalRecoveryReport) -> (lost: Int, covered: Int) {
+    /// record inside a reported damage range of its file.
+    func eventsNotRead(by report: JournalRecoveryReport) -> (lost: Int, covered: Int) {
         let start = report.checkpointNote == nil ? checkpoint ?? (oldest, 0) : (oldest, 0)
         let expected = records(from: start)
         let covered = expected.filter { record in
             report.damage.contains { $0.file == Self.segmentName(record.segment) && $0.byteRange.overlaps(record.range) }
         }
-        return (expected.count - report.pendingEvents, covered.count)
+        return (Self.events(in: expected) - report.pendingEvents, Self.events(in: covered))
     }
+
+    private static func events(in records: [Record]) -> Int { records.reduce(0) { $0 + $1.events } }
 
     var description: String {
         let sizes = files.map { "\($0.name) \($0.bytes.count) bytes" }.joined(separator: ", ")
@@ -122,6 +132,32 @@ struct DamagedJournal: CustomStringConvertible {
     static func segmentName(_ number: UInt64) -> String {
         let digits = String(number)
         return "segment-" + String(repeating: "0", count: max(0, 12 - digits.count)) + digits + ".log"
+    }
+
+    /// A page's impressions as one record, laid out as `PageRecordCodec` documents version 3: version,
+    /// run, first sequence, time (8 bytes each, little endian), kind 0 (impression), flags, the count
+    /// (varint), the shared strings (userId, sessionId, lang, currency, pageUrl, region, os, device,
+    /// params), then per impression instanceId, interactionId, productId and position + 1. A string is a
+    /// varint of (length + 1) and its UTF-8, 0 when absent; all are short here, so each varint is one byte.
+    static func pageRecord(impressions: Int, fill: UInt8) -> [UInt8] {
+        var bytes: [UInt8] = [3]
+        put(UInt64(fill) &* 0x9E37_79B9_7F4A_7C15, 8, &bytes)
+        put(UInt64(fill) + 1, 8, &bytes)
+        put(1_790_000_000_000 + UInt64(fill), 8, &bytes)
+        bytes += [0, fill & 1, UInt8(impressions)]
+        func string(_ text: String?) {
+            guard let text else { return bytes.append(0) }
+            bytes.append(UInt8(text.utf8.count + 1))
+            bytes += Array(text.utf8)
+        }
+        for shared in ["u\(fill)", "s\(fill)", "TR", "TRY", "https://shop.example/p/\(fill)", nil, nil, nil, nil] as [String?] { string(shared) }
+        for index in 0..<impressions {
+            string("scn_\(fill % 3)")
+            string(fill % 2 == 0 ? "act_1" : nil)
+            string("p\(index)")
+            bytes.append(UInt8(index % 2 == 0 ? index + 2 : 0))
+        }
+        return bytes
     }
 
     /// `RKJOURNL`, format version 2, and the CRC-32 of those 12 bytes.

@@ -19,9 +19,9 @@ private let scratch: URL = {
 ///   `DamagedJournal`) and then damage done to it. Random bytes almost never pass a record's CRC, so the
 ///   first mode mostly exercises the first frame check; this one reaches resynchronisation, padding,
 ///   checkpoint validation and repair, and checks what the journal promises:
-///   1. nothing is lost silently: when the damage only changes bytes in place, every record the
-///      journal no longer counts is inside a reported damage range (and an undamaged journal reports
-///      every record, no damage, no checkpoint note);
+///   1. nothing is lost silently: when the damage only changes bytes in place, every event the
+///      journal no longer counts is in a record inside a reported damage range (and an undamaged journal
+///      reports every event, a page record's impressions included, no damage, no checkpoint note);
 ///   2. `repair` leaves a journal that a second inspection finds clean, with the same pending count.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJournal(_ pointer: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -75,10 +75,10 @@ private func checkPromises(of journal: DamagedJournal) {
                   "an undamaged journal of \(journal.pendingAfterCheckpoint) pending events read as \(report)")
     }
     if journal.damagedInPlaceOnly {
-        // Every record that is no longer read must sit in a reported range of its own file.
-        let (lost, covered) = journal.recordsNotRead(by: report)
+        // Every event that is no longer read must sit in a record in a reported range of its own file.
+        let (lost, covered) = journal.eventsNotRead(by: report)
         fuzzCheck(lost <= covered,  // fewer lost (even below 0) only when damage forges a valid frame, which the CRC makes 1 in 2^32
-                  "\(lost) records not read, but only \(covered) lie in reported damage; \(journal); report: \(report)")
+                  "\(lost) events not read, but only \(covered) lie in records in reported damage; \(journal); report: \(report)")
     }
     let repaired: JournalDirectory.Contents
     let again: JournalDirectory.Contents

@@ -136,13 +136,4 @@ public enum InteractionTime {
             return index
         }
     }
-
-    /// Parses ISO 8601 with a time zone (`Z` or an offset), with or without fractional seconds.
-    public static func parse(_ text: String) -> Date? {
-        let plain = ISO8601DateFormatter()
-        if let date = plain.date(from: text) { return date }
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return fractional.date(from: text)
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RecoKit
 
 /// `quarantine.log`: the bytes of every damaged stretch the journal met, kept before the stretch is cut
 /// off or covered, so nothing is thrown away unseen. Each entry is a version-1 frame (length, CRC-32,
@@ -11,7 +12,7 @@ enum JournalQuarantine {
     static func entry(file: String, offset: Int, bytes: ArraySlice<UInt8>, reason: String, at date: Date) -> [UInt8] {
         let header = JSONWriter.string(.object([
             "file": .string(file), "offset": .number(JSONNumber(offset)), "bytes": .number(JSONNumber(bytes.count)),
-            "reason": .string(reason), "at": .string(ISO8601DateFormatter().string(from: date)),
+            "reason": .string(reason), "at": .string(InteractionTime.iso8601(date)),
         ]))
         var payload = Array(header.utf8)
         payload.append(10)
