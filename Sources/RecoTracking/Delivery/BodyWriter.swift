@@ -101,6 +101,14 @@ public struct BodyWriter: Sendable {
             self.index = index
         }
 
+        /// Where the next byte goes: its offset in the body.
+        @inlinable public var offset: Int { index }
+
+        /// Appends a copy of bytes the body already holds (`range`: offsets in the body, before ``offset``).
+        @inlinable public mutating func appendWritten(_ range: Range<Int>) {
+            copy(from: UnsafePointer(base + range.lowerBound), count: range.count)
+        }
+
         /// One byte.
         @inlinable public mutating func append(byte: UInt8) {
             base[index] = byte

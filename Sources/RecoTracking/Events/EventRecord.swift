@@ -136,6 +136,14 @@ public struct EventRecord: Sendable {
         }
     }
 
+    /// Whether this record and `other` are impressions read from one page record (the same bytes in
+    /// memory): then every field but their own (instance id, interaction id, product id, position) and
+    /// their ids is the same, byte for byte, so an encoder may write the shared part once and copy it.
+    public func isImpression(ofSamePageAs other: EventRecord) -> Bool {
+        guard isPageImpression, other.isPageImpression, bytes.count == other.bytes.count else { return false }
+        return bytes.withUnsafeBufferPointer { mine in other.bytes.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress } }
+    }
+
     /// Where a field lies in ``bytes`` (indices of the slice), nil when absent.
     public func range(_ field: Field) -> Range<Int>? {
         let span = spans[field]
