@@ -15,19 +15,28 @@ extension SegmentifyEventEncoder {
     public static func body(records: [EventRecord], includeEventIds: Bool = true) -> Data {
         var body = BodyWriter(capacity: 2 + records.reduce(0) { $0 + $1.ownByteCount + 160 })
         body.append(byte: UInt8(ascii: "["))
-        var template: Template?
-        for index in records.indices {
-            if let shared = template, repeats(shared, of: records, at: index) {
-                body.write(room: shared.end - shared.start + 64) { cursor in
-                    cursor.append(byte: UInt8(ascii: ","))
-                    cursor.appendWritten(shared.start..<shared.idStart)
-                    if includeEventIds { cursor.append(records[index].id) }
-                    cursor.appendWritten(shared.idEnd..<shared.end)
+        // Records are read in place (not copied out of the array) one after the other.
+        records.withUnsafeBufferPointer { records in
+            var template: Template?
+            for index in records.indices {
+                if let shared = template, records[index].isImpression(ofSameBlockAs: records[shared.record]) {
+                    let sequence = records[index].id.sequence
+                    body.write(room: shared.end - shared.start + 64) { cursor in
+                        cursor.append(byte: UInt8(ascii: ","))
+                        if includeEventIds {
+                            // One page record, one run: its 16 hex digits and the dash are the template's.
+                            cursor.appendWritten(shared.start..<(shared.idStart + 17))
+                            cursor.appendDecimal(sequence)
+                        } else {
+                            cursor.appendWritten(shared.start..<shared.idStart)
+                        }
+                        cursor.appendWritten(shared.idEnd..<shared.end)
+                    }
+                    continue
                 }
-                continue
+                let written = write(records[index], includeEventId: includeEventIds, first: index == 0, to: &body)
+                template = written.map { Template(record: index, start: $0.start, idStart: $0.idStart, idEnd: $0.idEnd, end: $0.end) }
             }
-            let written = write(records[index], includeEventId: includeEventIds, first: index == 0, to: &body)
-            template = written.map { Template(record: index, start: $0.start, idStart: $0.idStart, idEnd: $0.idEnd, end: $0.end) }
         }
         body.append(byte: UInt8(ascii: "]"))
         return body.finish()
@@ -39,24 +48,6 @@ extension SegmentifyEventEncoder {
         /// The index of the record written.
         var record: Int
         var start: Int, idStart: Int, idEnd: Int, end: Int
-    }
-
-    /// Whether `records[index]` is written as the template's record with only its id changed: an
-    /// impression of the same page record (so the same context, time and flags) naming the same block.
-    private static func repeats(_ template: Template, of records: [EventRecord], at index: Int) -> Bool {
-        let record = records[index], model = records[template.record]
-        guard record.isImpression(ofSamePageAs: model) else { return false }
-        return record.withFields { fields in
-            model.withFields { shared in
-                same(fields[.instanceId], shared[.instanceId]) && same(fields[.interactionId], shared[.interactionId])
-            }
-        }
-    }
-
-    /// Whether two fields hold the same bytes (both absent counts as the same).
-    private static func same(_ one: UnsafeBufferPointer<UInt8>?, _ other: UnsafeBufferPointer<UInt8>?) -> Bool {
-        guard let one, let other else { return one == nil && other == nil }
-        return one.count == other.count && (one.isEmpty || memcmp(one.baseAddress!, other.baseAddress!, one.count) == 0)
     }
 
     /// Writes one record's object, keys in sorted order (as ``write(_:includeEventId:to:)`` does); for an
