@@ -91,19 +91,18 @@ extension Tracker {
     func deliver(_ items: ArraySlice<EventRecord>,
                  deadLetters: inout [(payload: ArraySlice<UInt8>, reason: String)]) async -> Bool {
         let now = clock.now()
-        // Usually nothing is screened out: then the items are sent as they are, without a copy.
-        var kept: [EventRecord]?
-        var screened: [(payload: ArraySlice<UInt8>, reason: String)] = []
-        for index in items.indices {
-            if let reason = destination.screen(items[index], now: now) {
-                if kept == nil { kept = Array(items[..<index]) }
-                screened.append((items[index].standaloneBytes(), reason))
-            } else {
-                kept?.append(items[index])
-            }
+        // Screened in place (no record copied out to ask); usually nothing is screened out, and then the
+        // items are sent as they are, without a copy.
+        let destination = self.destination
+        let reasons = items.withUnsafeBufferPointer { buffer in
+            buffer.indices.compactMap { offset in destination.screen(buffer[offset], now: now).map { (offset, $0) } }
         }
-        deadLetters += screened
-        let sendable = kept.map { $0[...] } ?? items
+        var sendable = items
+        if !reasons.isEmpty {
+            let screened = Set(reasons.map { items.startIndex + $0.0 })
+            deadLetters += reasons.map { (items[items.startIndex + $0.0].standaloneBytes(), $0.1) }
+            sendable = ArraySlice(items.indices.filter { !screened.contains($0) }.map { items[$0] })
+        }
         guard !sendable.isEmpty else { return true }
         return await send(sendable, deadLetters: &deadLetters)
     }
