@@ -32,13 +32,15 @@ enum Stage: String, CaseIterable {
     /// Segmentify batches of 500 written from the records of 24-impression pages (as the sender reads
     /// them back), per impression.
     case encodePage = "encode-page"
+    /// Reteno batches of 500 from the same page impressions' records, per impression.
+    case encodeRetenoPage = "encode-reteno-page"
     /// Pages tracked, then delivered end to end to a transport that answers 200 at once, per impression.
     case deliverPageNull = "deliver-page-null"
     /// Pages tracked, then delivered end to end over HTTP to the minimal sink, per impression.
     case deliverPageHTTP = "deliver-page-http"
 
     /// Whether the stage's events are page impressions.
-    var isPage: Bool { [.trackPage, .readBackPage, .encodePage, .deliverPageNull, .deliverPageHTTP].contains(self) }
+    var isPage: Bool { [.trackPage, .readBackPage, .encodePage, .encodeRetenoPage, .deliverPageNull, .deliverPageHTTP].contains(self) }
 }
 
 /// The benchmark's events: clicks on 1,000 products by one visitor, as a product page sends them.
@@ -185,6 +187,8 @@ extension Stage {
             for batch in Workload.batches(Workload.records(count)) { consume(SegmentifyEventEncoder.body(records: batch)) }
         case .encodePage:
             for batch in Workload.batches(Workload.pageImpressionRecords(count)) { consume(SegmentifyEventEncoder.body(records: batch)) }
+        case .encodeRetenoPage:
+            for batch in Workload.batches(Workload.pageImpressionRecords(count)) { consume(RetenoEventEncoder.body(records: batch)) }
         case .encodeOld:
             for batch in Workload.batches(Workload.records(count)) {
                 consume(SegmentifyEventEncoder.body(try batch.map { try $0.event() }))
