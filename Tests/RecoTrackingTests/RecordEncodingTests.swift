@@ -80,6 +80,58 @@ struct RecordEncodingTests {
         }
     }
 
+    /// A random page: a random context (escapes, params, test mode), its impressions naming a few blocks,
+    /// consecutive ones often the same block (what the encoders share) and sometimes not.
+    static func page(_ random: inout SeededRandom, variants: [String]) -> PageImpressions {
+        let context = InteractionContext(userId: optionalText(&random), sessionId: optionalText(&random), lang: optionalText(&random),
+                                         currency: optionalText(&random), pageUrl: optionalText(&random), region: optionalText(&random),
+                                         testMode: [nil, true, false].randomElement(using: &random)!, os: optionalText(&random),
+                                         device: optionalText(&random), params: params(&random))
+        let occurred = Date(timeIntervalSince1970: Double(Int64.random(in: -2_208_988_800_000...7_258_118_400_000, using: &random)) / 1000)
+        let actions = ["act_1", "", text(&random, maxPieces: 3)]
+        var impressions: [PageImpressions.Impression] = []
+        for _ in 0..<Int.random(in: 1...30, using: &random) {
+            if let last = impressions.last, Int.random(in: 0..<4, using: &random) > 0 {
+                impressions.append(.init(instanceId: last.instanceId, interactionId: last.interactionId, productId: optionalText(&random),
+                                         position: Bool.random(using: &random) ? Int.random(in: 0...40, using: &random) : nil))
+            } else {
+                impressions.append(.init(instanceId: variants.randomElement(using: &random)!, interactionId: actions.randomElement(using: &random)!,
+                                         productId: optionalText(&random), position: nil))
+            }
+        }
+        return PageImpressions(context: context, occurred: occurred, forcePush: Bool.random(using: &random), impressions: impressions)
+    }
+
+    @Test func randomPagesAndEventsEncodeToTheSameBytesBothWays() throws {
+        let seed = UInt64.random(in: 1...UInt64.max)
+        print("RecordEncodingTests pages seed \(seed)")
+        var random = SeededRandom(seed: seed)
+        for round in 0..<150 {
+            let variants = (0..<3).map { _ in Self.text(&random, maxPieces: 3) }
+            var records: [EventRecord] = []
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                if Bool.random(using: &random) {
+                    let page = Self.page(&random, variants: variants)
+                    let bytes = PageImpressions.journalRecord(of: page, run: random.next(), firstSequence: UInt64.random(in: 0...1 << 40, using: &random))
+                    try EventRecord.read(bytes, into: &records)
+                } else {
+                    records.append(EventRecord(Self.event(&random, variants: variants)))
+                }
+            }
+            // A batch may start and end inside a page.
+            let start = Int.random(in: 0..<records.count, using: &random)
+            let batch = Array(records[start..<Int.random(in: (start + 1)...records.count, using: &random)])
+            let journaled = try batch.map { try $0.event() }
+            for includeIds in [true, false] {
+                #expect(SegmentifyEventEncoder.body(records: batch, includeEventIds: includeIds)
+                        == SegmentifyEventEncoder.body(journaled, includeEventIds: includeIds), "seed \(seed), round \(round)")
+                let retenoRecords = batch.filter { $0.kind != .vendorEvent }
+                #expect(RetenoEventEncoder.body(records: retenoRecords, includeEventIds: includeIds)
+                        == RetenoEventEncoder.body(try retenoRecords.map { try $0.event() }, includeEventIds: includeIds), "seed \(seed), round \(round)")
+            }
+        }
+    }
+
     @Test func aRecordKnowsItsIdTimeAndFields() throws {
         let occurred = Date(timeIntervalSince1970: 1_714_566_896.25)
         let interaction = Interaction(kind: .click, instanceId: "rec_pdp_1", interactionId: "act_1842", productId: "240-LV09", position: 3,

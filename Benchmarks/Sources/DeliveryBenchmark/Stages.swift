@@ -29,13 +29,18 @@ enum Stage: String, CaseIterable {
     case trackPage = "track-page"
     /// Reading 24-impression page records back into their events (`EventRecord.read`), per impression.
     case readBackPage = "read-back-page"
+    /// Segmentify batches of 500 written from the records of 24-impression pages (as the sender reads
+    /// them back), per impression.
+    case encodePage = "encode-page"
+    /// Reteno batches of 500 from the same page impressions' records, per impression.
+    case encodeRetenoPage = "encode-reteno-page"
     /// Pages tracked, then delivered end to end to a transport that answers 200 at once, per impression.
     case deliverPageNull = "deliver-page-null"
     /// Pages tracked, then delivered end to end over HTTP to the minimal sink, per impression.
     case deliverPageHTTP = "deliver-page-http"
 
     /// Whether the stage's events are page impressions.
-    var isPage: Bool { [.trackPage, .readBackPage, .deliverPageNull, .deliverPageHTTP].contains(self) }
+    var isPage: Bool { [.trackPage, .readBackPage, .encodePage, .encodeRetenoPage, .deliverPageNull, .deliverPageHTTP].contains(self) }
 }
 
 /// The benchmark's events: clicks on 1,000 products by one visitor, as a product page sends them.
@@ -85,6 +90,18 @@ enum Workload {
     /// per event next to the stage measured).
     static func records(_ count: Int) -> [EventRecord] {
         (0..<count).map { distinctRecords[$0 % distinctRecords.count] }
+    }
+
+    /// The page workload's impressions as the sender reads them back (one record each, sharing its page's bytes).
+    static let pageImpressionRecords: [EventRecord] = pageRecords.flatMap { payload in
+        var records: [EventRecord] = []
+        try! EventRecord.read(payload, into: &records) // the codec's own output always reads back
+        return records
+    }
+
+    /// `count` impressions' records (the 42 pages' repeated: copies share their bytes).
+    static func pageImpressionRecords(_ count: Int) -> [EventRecord] {
+        (0..<count).map { pageImpressionRecords[$0 % pageImpressionRecords.count] }
     }
 
     static func batches(_ records: [EventRecord]) -> [[EventRecord]] {
@@ -168,6 +185,10 @@ extension Stage {
             for payload in payloads { consume(try EventRecord(bytes: payload)) }
         case .encode:
             for batch in Workload.batches(Workload.records(count)) { consume(SegmentifyEventEncoder.body(records: batch)) }
+        case .encodePage:
+            for batch in Workload.batches(Workload.pageImpressionRecords(count)) { consume(SegmentifyEventEncoder.body(records: batch)) }
+        case .encodeRetenoPage:
+            for batch in Workload.batches(Workload.pageImpressionRecords(count)) { consume(RetenoEventEncoder.body(records: batch)) }
         case .encodeOld:
             for batch in Workload.batches(Workload.records(count)) {
                 consume(SegmentifyEventEncoder.body(try batch.map { try $0.event() }))

@@ -91,7 +91,8 @@ if hasValgrind {
     // The same stages for a page's impressions journaled as one record (24 products a page), per impression.
     print("\nsingle events vs page impressions (one record per \(Workload.pageSize)-product page), Ir per event, same run")
     var pages = Table("stage", "single event", "page impression", "single/page")
-    let pairs: [(String, Stage, Stage)] = [("track", .track, .trackPage), ("read-back", .readBack, .readBackPage),
+    let pairs: [(String, Stage, Stage)] = [("track", .track, .trackPage), ("read-back", .readBack, .readBackPage), ("encode", .encode, .encodePage),
+                                          ("encode-reteno", .encodeReteno, .encodeRetenoPage),
                                           ("deliver-null", .deliverNull, .deliverPageNull), ("deliver-http", .deliverHTTP, .deliverPageHTTP)]
     for (name, single, page) in pairs {
         if perEvent[page] == nil, let one = instructions(page, count: small, port: sink.port),

@@ -101,6 +101,14 @@ public struct BodyWriter: Sendable {
             self.index = index
         }
 
+        /// Where the next byte goes: its offset in the body.
+        @inlinable public var offset: Int { index }
+
+        /// Appends a copy of bytes the body already holds (`range`: offsets in the body, before ``offset``).
+        @inlinable public mutating func appendWritten(_ range: Range<Int>) {
+            copy(from: UnsafePointer(base + range.lowerBound), count: range.count)
+        }
+
         /// One byte.
         @inlinable public mutating func append(byte: UInt8) {
             base[index] = byte
@@ -150,41 +158,55 @@ public struct BodyWriter: Sendable {
 
         /// UTF-8 escaped for a JSON string (no quotes): `"`, `\` and control characters escaped as
         /// ``JSONWriter/writeString(_:to:)`` escapes them, the rest as it is.
+        ///
+        /// Eight bytes at a time: each word is checked and, when none of its bytes needs escaping (the
+        /// usual case), stored as it is in the same step; a word that does is written byte by byte.
         @inlinable public mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-            var runStart = 0
-            var at = 0
+            guard let source = utf8.baseAddress else { return }
             let count = utf8.count
-            let raw = UnsafeRawPointer(utf8.baseAddress)
-            while at < count {
-                // Eight bytes at a time while none is below 0x20, a quote or a backslash.
-                if at + 8 <= count, let raw {
-                    let word = raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)
-                    if !Self.needsEscape(word) {
-                        at += 8
-                        continue
-                    }
+            let from = UnsafeRawPointer(source)
+            var at = 0
+            while at + 8 <= count {
+                let word = from.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+                if Self.needsEscape(word) {
+                    for offset in at..<(at + 8) { appendEscaped(byte: source[offset]) }
+                } else {
+                    UnsafeMutableRawPointer(base + index).storeBytes(of: word, as: UInt64.self)
+                    index += 8
                 }
-                let byte = utf8[at]
-                if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-                    at += 1
-                    continue
-                }
-                append(UnsafeBufferPointer(rebasing: utf8[runStart..<at]))
-                switch byte {
-                case UInt8(ascii: "\""): append("\\\"")
-                case UInt8(ascii: "\\"): append("\\\\")
-                case UInt8(ascii: "\n"): append("\\n")
-                case UInt8(ascii: "\r"): append("\\r")
-                case UInt8(ascii: "\t"): append("\\t")
-                default:
-                    append("\\u00")
-                    append(byte: Self.hexDigit(byte >> 4))
-                    append(byte: Self.hexDigit(byte & 0xF))
-                }
-                at += 1
-                runStart = at
+                at += 8
             }
-            append(UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+            guard at < count else { return }
+            if count >= 8 {
+                // The last eight bytes: when none needs escaping, those before `at` were written as they
+                // are, so the word may overlap them.
+                let word = from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                if !Self.needsEscape(word) {
+                    UnsafeMutableRawPointer(base + index - (8 - (count - at))).storeBytes(of: word, as: UInt64.self)
+                    index += count - at
+                    return
+                }
+            }
+            for offset in at..<count { appendEscaped(byte: source[offset]) }
+        }
+
+        /// One byte of a JSON string, escaped if it must be.
+        @inlinable mutating func appendEscaped(byte: UInt8) {
+            if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                append(byte: byte)
+                return
+            }
+            switch byte {
+            case UInt8(ascii: "\""): append("\\\"")
+            case UInt8(ascii: "\\"): append("\\\\")
+            case UInt8(ascii: "\n"): append("\\n")
+            case UInt8(ascii: "\r"): append("\\r")
+            case UInt8(ascii: "\t"): append("\\t")
+            default:
+                append("\\u00")
+                append(byte: Self.hexDigit(byte >> 4))
+                append(byte: Self.hexDigit(byte & 0xF))
+            }
         }
 
         /// Whether any of the eight bytes is below 0x20, `"` or `\\` (bytes from 0x80 up never are).

@@ -22,8 +22,9 @@ extension Tracker {
                 await waitForEvents(after: generation, maxEvents: maxEvents, lookAgainAtOnce: !takeFailed)
                 continue
             }
+            // A page's record holds many events: room for all of them at once, so the array never grows.
             var items: [EventRecord] = []
-            items.reserveCapacity(batch.payloads.count)
+            items.reserveCapacity(batch.payloads.reduce(0) { $0 + PageRecordCodec.eventCount(of: $1) })
             var unreadable: [(payload: ArraySlice<UInt8>, reason: String)] = []
             for payload in batch.payloads {
                 do { try EventRecord.read(payload, into: &items) } catch {
@@ -37,7 +38,7 @@ extension Tracker {
             while delivered, start < items.count {
                 let end = min(items.count, start + maxEvents)
                 let lettersBefore = letters.count
-                delivered = await deliver(start == 0 && end == items.count ? items : Array(items[start..<end]), deadLetters: &letters)
+                delivered = await deliver(items[start..<end], deadLetters: &letters)
                 // Sent before the rest of the batch: no longer pending (the acknowledgement settles the last
                 // request's events, and dead letters once they are written).
                 if delivered, end < items.count { journal.delivered(end - start - (letters.count - lettersBefore), of: batch) }
@@ -87,16 +88,21 @@ extension Tracker {
 
     /// Screens, sends, and settles every event of `items`, adding those to dead-letter (with their
     /// reasons) to `deadLetters`; false when cancelled before that.
-    func deliver(_ items: [EventRecord],
+    func deliver(_ items: ArraySlice<EventRecord>,
                  deadLetters: inout [(payload: ArraySlice<UInt8>, reason: String)]) async -> Bool {
         let now = clock.now()
-        var sendable: [EventRecord] = []
-        var screened: [(payload: ArraySlice<UInt8>, reason: String)] = []
-        sendable.reserveCapacity(items.count)
-        for item in items {
-            if let reason = destination.screen(item, now: now) { screened.append((item.standaloneBytes(), reason)) } else { sendable.append(item) }
+        // Screened in place (no record copied out to ask); usually nothing is screened out, and then the
+        // items are sent as they are, without a copy.
+        let destination = self.destination
+        let reasons = items.withUnsafeBufferPointer { buffer in
+            buffer.indices.compactMap { offset in destination.screen(buffer[offset], now: now).map { (offset, $0) } }
         }
-        deadLetters += screened
+        var sendable = items
+        if !reasons.isEmpty {
+            let screened = Set(reasons.map { items.startIndex + $0.0 })
+            deadLetters += reasons.map { (items[items.startIndex + $0.0].standaloneBytes(), $0.1) }
+            sendable = ArraySlice(items.indices.filter { !screened.contains($0) }.map { items[$0] })
+        }
         guard !sendable.isEmpty else { return true }
         return await send(sendable, deadLetters: &deadLetters)
     }
@@ -105,9 +111,9 @@ extension Tracker {
     ///
     /// While the destination fails (see ``DeliveryGate``) this sender either holds the probe, and sends
     /// only the first event as a small request, or waits for the sender that holds it.
-    private func send(_ items: [EventRecord],
+    private func send(_ items: ArraySlice<EventRecord>,
                       deadLetters: inout [(payload: ArraySlice<UInt8>, reason: String)]) async -> Bool {
-        var remaining = items[...]
+        var remaining = items
         while !remaining.isEmpty {
             guard let turn = await waitForTurn() else { return false }
             let probing = turn != .send
@@ -155,7 +161,7 @@ extension Tracker {
                 let said = replyText.isEmpty ? "" : " (\(destination.name) said: \(replyText))"
                 deadLetters.append((sending.first!.standaloneBytes(), "HTTP 413: the event alone is larger than \(destination.name) accepts\(said)"))
             case .rejected, .tooLarge:
-                guard await sendHalves(Array(sending), deadLetters: &deadLetters) else { return false }
+                guard await sendHalves(sending, deadLetters: &deadLetters) else { return false }
             default:
                 counters.withLock { $0.delivered += sending.count }
             }
@@ -165,11 +171,11 @@ extension Tracker {
     }
 
     /// Bisects a refused batch so the good events go through and each bad one is found.
-    private func sendHalves(_ items: [EventRecord],
+    private func sendHalves(_ items: ArraySlice<EventRecord>,
                             deadLetters: inout [(payload: ArraySlice<UInt8>, reason: String)]) async -> Bool {
-        let half = items.count / 2
-        guard await send(Array(items[..<half]), deadLetters: &deadLetters) else { return false }
-        return await send(Array(items[half...]), deadLetters: &deadLetters)
+        let half = items.startIndex + items.count / 2
+        guard await send(items[..<half], deadLetters: &deadLetters) else { return false }
+        return await send(items[half...], deadLetters: &deadLetters)
     }
 
     /// Closes the gate (or moves its probe on) after a failed request.

@@ -136,6 +136,40 @@ public struct EventRecord: Sendable {
         }
     }
 
+    /// Whether this record and `other` are impressions read from one page record that name the same block
+    /// (the same instance id and interaction id, byte for byte): then they differ only in their ids,
+    /// product ids and positions.
+    public func isImpression(ofSameBlockAs other: EventRecord) -> Bool {
+        guard isPageImpression, other.isPageImpression, bytes.count == other.bytes.count else { return false }
+        let instance = (spans[.instanceId], other.spans[.instanceId]), interaction = (spans[.interactionId], other.spans[.interactionId])
+        // Same lengths (and presence) first: the low 32 bits of a span.
+        guard UInt32(truncatingIfNeeded: instance.0) == UInt32(truncatingIfNeeded: instance.1),
+              UInt32(truncatingIfNeeded: interaction.0) == UInt32(truncatingIfNeeded: interaction.1) else { return false }
+        return bytes.withUnsafeBufferPointer { mine in
+            other.bytes.withUnsafeBufferPointer { theirs in
+                guard let base = mine.baseAddress, base == theirs.baseAddress else { return false }
+                return Self.sameText(base, instance.0, instance.1) && Self.sameText(base, interaction.0, interaction.1)
+            }
+        }
+    }
+
+    /// Whether two spans of the same length in one record's bytes hold the same text.
+    private static func sameText(_ base: UnsafePointer<UInt8>, _ one: UInt64, _ other: UInt64) -> Bool {
+        guard one != other else { return true }
+        let count = Int(one & 0xFFFF_FFFF) - 1
+        let left = UnsafeRawPointer(base + Int(one >> 32)), right = UnsafeRawPointer(base + Int(other >> 32))
+        var at = 0
+        while at + 8 <= count {
+            if left.loadUnaligned(fromByteOffset: at, as: UInt64.self) != right.loadUnaligned(fromByteOffset: at, as: UInt64.self) { return false }
+            at += 8
+        }
+        while at < count {
+            if left.load(fromByteOffset: at, as: UInt8.self) != right.load(fromByteOffset: at, as: UInt8.self) { return false }
+            at += 1
+        }
+        return true
+    }
+
     /// Where a field lies in ``bytes`` (indices of the slice), nil when absent.
     public func range(_ field: Field) -> Range<Int>? {
         let span = spans[field]

@@ -53,6 +53,7 @@ struct RecordWriter {
         index += 8
     }
 
+    @inline(__always)
     mutating func varint(_ number: UInt64) {
         var value = number
         while value >= 0x80 {
@@ -62,16 +63,28 @@ struct RecordWriter {
         byte(UInt8(value))
     }
 
+    /// Copies short fields byte by byte (ids, codes: a call to `memcpy` costs more), longer ones with `memcpy`.
+    @inline(__always)
+    private func copy(_ bytes: UnsafeBufferPointer<UInt8>, to target: UnsafeMutablePointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        if bytes.count <= 16 {
+            for offset in 0..<bytes.count { target[offset] = source[offset] }
+        } else {
+            memcpy(target, source, bytes.count)
+        }
+    }
+
     /// A varint of (length + 1) and the UTF-8 bytes; 0 for absent.
     mutating func string(_ optional: String?) {
         guard let string = optional else { byte(0); return }
-        var text = string
-        let count = text.utf8.count
+        let count = string.utf8.count
         varint(UInt64(count) + 1)
         let target = base + index
-        // Native strings hand their UTF-8 over as it is (others are made native first).
-        text.withUTF8 { bytes in
-            if let source = bytes.baseAddress { memcpy(target, source, bytes.count) }
+        // Native and small strings lend their UTF-8 as it is; others are made native first.
+        let copied: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in copy(bytes, to: target) }
+        if copied == nil {
+            var text = string
+            text.withUTF8 { copy($0, to: target) }
         }
         index += count
     }

@@ -24,15 +24,16 @@ extension RetenoEventEncoder {
         }
         var body = BodyWriter(capacity: 32 + records.reduce(0) { $0 + ($1.range(.productId)?.count ?? 0) + (includeEventIds ? 100 : 64) })
         body.append("{\"events\":[")
+        var time: WrittenTime?
         for (number, group) in groups.enumerated() {
             body.append(byte: UInt8(ascii: number == 0 ? "{" : ","))
             if number > 0 { body.append(byte: UInt8(ascii: "{")) }
             if !group.clicks.isEmpty {
-                write(group.clicks, of: records, as: "\"clicks\":[", includeEventIds: includeEventIds, to: &body)
+                write(group.clicks, of: records, as: "\"clicks\":[", includeEventIds: includeEventIds, time: &time, to: &body)
                 body.append(byte: UInt8(ascii: ","))
             }
             if !group.impressions.isEmpty {
-                write(group.impressions, of: records, as: "\"impressions\":[", includeEventIds: includeEventIds, to: &body)
+                write(group.impressions, of: records, as: "\"impressions\":[", includeEventIds: includeEventIds, time: &time, to: &body)
                 body.append(byte: UInt8(ascii: ","))
             }
             let first = records[group.first]
@@ -46,9 +47,16 @@ extension RetenoEventEncoder {
         return body.finish()
     }
 
+    /// The last time written: its milliseconds and where its text lies in the body. The impressions of a
+    /// page share one time, so its text is written once and copied.
+    private struct WrittenTime {
+        var milliseconds: Int64
+        var text: Range<Int>
+    }
+
     /// `"clicks":[{"eventId":…,"occurred":…,"productId":…},…]`
     private static func write(_ indices: [Int], of records: [EventRecord], as opening: StaticString, includeEventIds: Bool,
-                              to body: inout BodyWriter) {
+                              time: inout WrittenTime?, to body: inout BodyWriter) {
         body.append(opening)
         for (number, index) in indices.enumerated() {
             let record = records[index]
@@ -60,7 +68,13 @@ extension RetenoEventEncoder {
                     cursor.append("\",")
                 }
                 cursor.append("\"occurred\":\"")
-                cursor.appendISO8601(milliseconds: record.occurredMilliseconds)
+                if let last = time, last.milliseconds == record.occurredMilliseconds {
+                    cursor.appendWritten(last.text)
+                } else {
+                    let start = cursor.offset
+                    cursor.appendISO8601(milliseconds: record.occurredMilliseconds)
+                    time = WrittenTime(milliseconds: record.occurredMilliseconds, text: start..<cursor.offset)
+                }
                 cursor.append("\",\"productId\":")
                 record.withFields { cursor.appendJSONString($0[.productId]) }
                 cursor.append(byte: UInt8(ascii: "}"))
