@@ -32,6 +32,7 @@ let package = Package(
         fuzzTarget("FuzzRender", ["RecoKit", "RecoVendors", "RecoTemplates"]),
         fuzzTarget("FuzzRelayLine", ["RecoKit", "RecoVendors"]),
         fuzzTarget("FuzzJournal", ["RecoTracking"]),
+        fuzzTarget("FuzzEventRecords", ["RecoKit", "RecoTracking", "RecoVendors"]),
         fuzzTarget("FuzzClickToken", ["StorefrontCore"], package: "Storefront"),
         fuzzTarget("FuzzBeacon", ["StorefrontCore"], package: "Storefront"),
     ],

@@ -108,7 +108,7 @@ enum EventCodec {
                                          os: strings[9], device: strings[10], params: params)
         let phase: Interaction.SearchPhase? = flags & 8 != 0 ? .beforeSearch : flags & 16 != 0 ? .search : nil
         let interaction = Interaction(kind: kind, instanceId: strings[0] ?? "", interactionId: strings[1] ?? "",
-                                      productId: strings[2], position: position == 0 ? nil : Int(position - 1), searchPhase: phase,
+                                      productId: strings[2], position: position == 0 ? nil : Int(truncatingIfNeeded: position - 1), searchPhase: phase,
                                       context: context,
                                       occurred: Date(timeIntervalSince1970: Double(Int64(bitPattern: millis)) / 1000),
                                       forcePush: flags & 1 != 0, vendorEvent: vendorEvent)
@@ -197,8 +197,8 @@ enum EventCodec {
         mutating func string() -> String?? {
             guard let marker = varint() else { return nil }
             if marker == 0 { return .some(nil) }
+            guard marker - 1 <= UInt64(bytes.endIndex - index) else { return nil }
             let length = Int(marker - 1)
-            guard index + length <= bytes.endIndex else { return nil }
             defer { index += length }
             return .some(String(decoding: bytes[index..<(index + length)], as: UTF8.self))
         }
