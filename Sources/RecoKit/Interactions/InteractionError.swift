@@ -44,6 +44,10 @@ public struct InteractionError: Error, Hashable, Sendable, CustomStringConvertib
         InteractionError(.malformed, message)
     }
 
+    /// The same error with its message prefixed by where it happened (`impression 3 of the page
+    /// (instanceId "v1", productId "P-9"): …`); its kind and ``isMissing(_:)`` stay as they were.
+    public func located(_ place: String) -> InteractionError { InteractionError(base, "\(place): \(message)") }
+
     /// What kind of failure this is: compare with the static members (`error.kind == .missingField`).
     /// New kinds may be added; a `switch` over them needs a `default`.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {

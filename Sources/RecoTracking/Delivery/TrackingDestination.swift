@@ -11,6 +11,12 @@ public protocol TrackingDestination: Sendable {
     var limits: DestinationLimits { get }
     /// Refuses interactions the vendor cannot take (missing user, unsupported kind). Called in `track`.
     func validate(_ interaction: Interaction) throws(InteractionError)
+    /// Refuses a page whose impressions the vendor cannot take, naming the first refused impression
+    /// (``PageImpressions/place(of:)``). Called in `track(_: PageImpressions)` instead of ``validate(_:)-(Interaction)``
+    /// per impression. By default each impression is validated as the interaction it stands for; a destination
+    /// implements it to check the page's shared context once and each impression's own fields, and must refuse
+    /// exactly the pages that the default refuses.
+    func validate(_ page: PageImpressions) throws(InteractionError)
     /// A reason to dead-letter an event instead of sending it (for example older than the vendor keeps), or nil.
     func screen(_ event: TrackedEvent, now: Date) -> String?
     /// The request that delivers `events`, built at send time.

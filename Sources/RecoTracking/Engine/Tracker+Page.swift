@@ -7,24 +7,19 @@ extension Tracker {
     ///
     /// All or none: when one impression is invalid nothing is journaled. Durability is as ``track(_:)``'s.
     /// Returns the ids in the order of ``PageImpressions/impressions`` (empty for an empty page).
-    /// - Throws: as ``track(_:)``; ``TrackingError/invalid(_:)`` names the first bad impression's error.
+    /// - Throws: as ``track(_:)``; ``TrackingError/invalid(_:)`` names the first bad impression
+    ///   (``PageImpressions/place(of:)``) and its error: shape errors before the destination's.
     @discardableResult
     public func track(_ page: PageImpressions) throws(TrackingError) -> [EventID] {
         let count = page.impressions.count
         guard count > 0 else { return [] }
         do {
-            // One interaction, its per-impression fields changed in place: the context is copied once a page.
-            var interaction = page.interaction(0)
-            for impression in page.impressions {
-                interaction.instanceId = impression.instanceId
-                interaction.interactionId = impression.interactionId
-                interaction.productId = impression.productId
-                interaction.position = impression.position
-                try check(interaction)
-            }
+            // The shapes of the impressions first, then the destination's rules (its shared context once).
+            try page.checkShapes()
+            try destination.validate(page)
         } catch {
             counters.withLock { $0.refusedInvalid += count }
-            throw error
+            throw .invalid(error)
         }
         let appended: (serial: Int, sequence: UInt64, wakesSenders: Bool)
         do {

@@ -54,6 +54,20 @@ public struct RetenoDestination: TrackingDestination {
         guard let productId = interaction.productId, !productId.isEmpty else { throw .emptyProductId(for: interaction.kind) }
     }
 
+    /// ``validate(_:)-(Interaction)`` for a page: every impression needs its variant and product ids.
+    /// Refuses exactly what validating each impression refuses.
+    public func validate(_ page: PageImpressions) throws(InteractionError) {
+        for index in page.impressions.indices {
+            let impression = page.impressions[index]
+            guard !impression.instanceId.isEmpty else {
+                throw InteractionError.missingField("recomVariantId", for: .impression).located(page.place(of: index))
+            }
+            guard let productId = impression.productId, !productId.isEmpty else {
+                throw InteractionError.emptyProductId(for: .impression).located(page.place(of: index))
+            }
+        }
+    }
+
     public func screen(_ event: TrackedEvent, now: Date) -> String? {
         let age = now.timeIntervalSince(event.interaction.occurred)
         let limit = Double(maximumAge.components.seconds)

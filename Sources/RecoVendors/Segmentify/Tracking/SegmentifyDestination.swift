@@ -55,6 +55,21 @@ public struct SegmentifyDestination: TrackingDestination {
         }
     }
 
+    /// ``validate(_:)-(Interaction)`` for a page: its shared user and session once, then each impression's
+    /// interaction id (a page's impressions carry no vendor event). Refuses exactly what validating each
+    /// impression refuses.
+    public func validate(_ page: PageImpressions) throws(InteractionError) {
+        guard !page.impressions.isEmpty else { return }
+        let context = page.context
+        guard let userId = context.userId, !userId.isEmpty else { throw InteractionError.missingField("userId", for: .impression).located(page.place(of: 0)) }
+        guard let sessionId = context.sessionId, !sessionId.isEmpty else {
+            throw InteractionError.missingField("sessionId", for: .impression).located(page.place(of: 0))
+        }
+        for index in page.impressions.indices where page.impressions[index].interactionId.isEmpty {
+            throw InteractionError.missingField("interactionId", for: .impression).located(page.place(of: index))
+        }
+    }
+
     public func request(for events: [TrackedEvent]) -> TrackingRequest {
         TrackingRequest(url: eventsURL,
                         headers: [("Content-Type", "application/json"), ("Accept", "application/json"), ("Origin", origin)],
