@@ -1,4 +1,5 @@
 import Foundation
+import FuzzSupport
 import RecoKit
 import StorefrontCore
 
@@ -6,24 +7,12 @@ import StorefrontCore
 /// exits: tokens and cookies signed with this target's fixed key and clock, so that the fuzzer starts from
 /// texts the verifier accepts, and from near misses (another key, expired, changed, badly spelled).
 ///
-///     FUZZ_WRITE_SEEDS=Fuzz/Corpus/FuzzClickToken "$(swift build -c release --sanitize=fuzzer \
-///         --sanitize=address --show-bin-path)/FuzzClickToken" -runs=0
+///     FUZZ_WRITE_SEEDS=Fuzz/Corpus/FuzzClickToken "$(swift build -c release -Xswiftc -sanitize=fuzzer,address \
+///         --show-bin-path)/FuzzClickToken" -runs=0
 @_cdecl("LLVMFuzzerInitialize")
 public func writeSeedsIfAsked(_ argc: UnsafeMutablePointer<CInt>?,
                               _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
-    guard let directory = ProcessInfo.processInfo.environment["FUZZ_WRITE_SEEDS"] else { return 0 }
-    let folder = URL(fileURLWithPath: directory, isDirectory: true)
-    do {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for (name, text) in seeds() {
-            try Data(text.utf8).write(to: folder.appendingPathComponent(name))
-        }
-        print("wrote \(seeds().count) seeds to \(directory)")
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("FuzzClickToken: cannot write seeds to \(directory): \(error)\n".utf8))
-        exit(1)
-    }
+    writeCorpusIfAsked(target: "FuzzClickToken") { seeds().map { ($0, Array($1.utf8)) } }
 }
 
 private func seeds() -> [(String, String)] {

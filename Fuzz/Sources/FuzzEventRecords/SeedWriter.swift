@@ -1,4 +1,5 @@
 import Foundation
+import FuzzSupport
 import RecoKit
 import RecoTracking
 
@@ -11,17 +12,7 @@ import RecoTracking
 @_cdecl("LLVMFuzzerInitialize")
 public func writeSeedsIfAsked(_ argc: UnsafeMutablePointer<CInt>?,
                               _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
-    guard let directory = ProcessInfo.processInfo.environment["FUZZ_WRITE_SEEDS"] else { return 0 }
-    let folder = URL(fileURLWithPath: directory, isDirectory: true)
-    do {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for (name, bytes) in seeds() { try Data(bytes).write(to: folder.appendingPathComponent(name)) }
-        print("wrote \(seeds().count) seeds to \(directory)")
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("FuzzEventRecords: cannot write seeds to \(directory): \(error)\n".utf8))
-        exit(1)
-    }
+    writeCorpusIfAsked(target: "FuzzEventRecords") { seeds().map { ($0, Array($1)) } }
 }
 
 private func seeds() -> [(String, ArraySlice<UInt8>)] {
