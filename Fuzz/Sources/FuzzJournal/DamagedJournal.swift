@@ -28,7 +28,25 @@ struct DamagedJournal: CustomStringConvertible {
     private(set) var damaged = false
     private(set) var damagedInPlaceOnly = true
     private var oldest: UInt64 = 1
-    private var damages: [String] = []
+    /// The damage done, as values: described only when a promise fails (the description is most of a
+    /// run's text otherwise).
+    private var damages: [Damage] = []
+
+    private struct Damage: CustomStringConvertible {
+        enum Kind { case xor(UInt8), cut, lost(Int), copy(count: Int, from: Int) }
+        var file: String
+        var at: Int
+        var kind: Kind
+
+        var description: String {
+            switch kind {
+            case .xor(let value): "\(file)[\(at)] ^= \(value)"
+            case .cut: "\(file) cut at \(at)"
+            case .lost(let count): "\(file) lost \(count) bytes at \(at)"
+            case .copy(let count, let from): "\(file) got a copy of \(count) bytes from \(from) at \(at)"
+            }
+        }
+    }
 
     init(_ input: [UInt8]) {
         var reader = Reader(bytes: input)
@@ -95,7 +113,7 @@ struct DamagedJournal: CustomStringConvertible {
     var description: String {
         let sizes = files.map { "\($0.name) \($0.bytes.count) bytes" }.joined(separator: ", ")
         let place = checkpoint.map { "segment \($0.segment) offset \($0.offset)" } ?? "none"
-        return "journal of \(records.count) records (\(sizes); checkpoint \(place)), damage: \(damages.joined(separator: "; "))"
+        return "journal of \(records.count) records (\(sizes); checkpoint \(place)), damage: \(damages.map(\.description).joined(separator: "; "))"
     }
 
     private func records(from start: (segment: UInt64, offset: Int)) -> [Record] {
@@ -110,19 +128,19 @@ struct DamagedJournal: CustomStringConvertible {
         switch kind {
         case 0...4:
             bytes[at] ^= value == 0 ? 1 : value
-            damages.append("\(files[file].name)[\(at)] ^= \(value == 0 ? 1 : value)")
+            damages.append(Damage(file: files[file].name, at: at, kind: .xor(value == 0 ? 1 : value)))
         case 5:
             bytes.removeSubrange(at...)
-            damages.append("\(files[file].name) cut at \(at)")
+            damages.append(Damage(file: files[file].name, at: at, kind: .cut))
             damagedInPlaceOnly = false
         case 6:
             bytes.removeSubrange(at..<min(bytes.count, at + count))
-            damages.append("\(files[file].name) lost \(count) bytes at \(at)")
+            damages.append(Damage(file: files[file].name, at: at, kind: .lost(count)))
             damagedInPlaceOnly = false
         default:
             let from = Int(value) * 7 % bytes.count
             bytes.insert(contentsOf: bytes[from..<min(bytes.count, from + count)], at: at)
-            damages.append("\(files[file].name) got a copy of \(count) bytes from \(from) at \(at)")
+            damages.append(Damage(file: files[file].name, at: at, kind: .copy(count: count, from: from)))
             damagedInPlaceOnly = false
         }
         files[file].bytes = bytes

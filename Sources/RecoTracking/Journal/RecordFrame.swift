@@ -88,7 +88,22 @@ enum RecordFrame {
         case record(payload: ArraySlice<UInt8>, next: Int)
         /// A frame whose header is plausible but runs past the end of the bytes.
         case incomplete
-        case invalid(String)
+        case invalid(Problem)
+    }
+
+    /// Why the bytes at an offset are no record. A value, not text: a scan over a damaged stretch asks at
+    /// every byte, and text is made only for the one problem a stretch reports.
+    enum Problem: Equatable, CustomStringConvertible {
+        case noMark, headerCheckMismatch, impossibleLength(UInt32), checksumMismatch
+
+        var description: String {
+            switch self {
+            case .noMark: "no record mark"
+            case .headerCheckMismatch: "record header check mismatch"
+            case .impossibleLength(let length): "record length \(length) is impossible"
+            case .checksumMismatch: "checksum mismatch"
+            }
+        }
     }
 
     /// The frame at `offset` of `bytes`, whose first byte stands at `base` in the segment.
@@ -97,28 +112,28 @@ enum RecordFrame {
         case .version2:
             guard offset + headerSize <= bytes.count else {
                 return bytes.count - offset >= 2 && (bytes[offset] != 0x52 || bytes[offset + 1] != 0x4B)
-                    ? .invalid("no record mark") : .incomplete
+                    ? .invalid(.noMark) : .incomplete
             }
-            guard bytes[offset] == 0x52, bytes[offset + 1] == 0x4B, bytes[offset + 2] == 2 else { return .invalid("no record mark") }
+            guard bytes[offset] == 0x52, bytes[offset + 1] == 0x4B, bytes[offset + 2] == 2 else { return .invalid(.noMark) }
             let length = readUInt32(bytes, offset + 4)
             let place = placeChecksum(segment: segment, offset: base + offset, length: length)
-            guard bytes[offset + 3] == UInt8(truncatingIfNeeded: place) else { return .invalid("record header check mismatch") }
-            guard length > 0, Int(length) <= maximumPayload else { return .invalid("record length \(length) is impossible") }
+            guard bytes[offset + 3] == UInt8(truncatingIfNeeded: place) else { return .invalid(.headerCheckMismatch) }
+            guard length > 0, Int(length) <= maximumPayload else { return .invalid(.impossibleLength(length)) }
             let end = offset + headerSize + Int(length)
             guard end <= bytes.count else { return .incomplete }
             let payload = bytes[(offset + headerSize)..<end]
             guard CRC32.checksum(payload, continuing: place) == readUInt32(bytes, offset + 8) else {
-                return .invalid("checksum mismatch")
+                return .invalid(.checksumMismatch)
             }
             return .record(payload: payload, next: end)
         case .version1:
             guard offset + legacyHeaderSize <= bytes.count else { return .incomplete }
             let length = Int(readUInt32(bytes, offset))
-            guard length > 0, length <= maximumPayload else { return .invalid("record length \(length) is impossible") }
+            guard length > 0, length <= maximumPayload else { return .invalid(.impossibleLength(UInt32(length))) }
             let end = offset + legacyHeaderSize + length
             guard end <= bytes.count else { return .incomplete }
             let payload = bytes[(offset + legacyHeaderSize)..<end]
-            guard CRC32.checksum(payload) == readUInt32(bytes, offset + 4) else { return .invalid("checksum mismatch") }
+            guard CRC32.checksum(payload) == readUInt32(bytes, offset + 4) else { return .invalid(.checksumMismatch) }
             return .record(payload: payload, next: end)
         }
     }
@@ -153,7 +168,7 @@ enum RecordFrame {
                 continue
             }
             var reason = "a record runs past the end"
-            if case .invalid(let why) = found { reason = why }
+            if case .invalid(let problem) = found { reason = problem.description }
             var next = index + 1
             while next < bytes.count {
                 if case .record = frame(in: bytes, at: next, base: base, segment: segment, format: format) { break }

@@ -13,11 +13,19 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
     private var lockDescriptor: Int32 = -1
     private let lockState = NSLock()
 
-    init(directory: URL) { self.directory = directory }
+    /// The directory's path with a `/` after it: a file's path is this and its name (the journal's names are
+    /// plain file names), without a URL made per call.
+    private let directoryPrefix: String
+
+    init(directory: URL) {
+        self.directory = directory
+        let path = directory.path
+        directoryPrefix = path.hasSuffix("/") ? path : path + "/"
+    }
 
     var location: String { directory.path }
 
-    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+    func path(_ name: String) -> String { directoryPrefix + name }
 
     func exists() -> Bool {
         var isDirectory: ObjCBool = false
