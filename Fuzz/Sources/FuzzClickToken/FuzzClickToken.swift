@@ -20,9 +20,9 @@ let otherCookies = VisitorCookies(key: otherKey)
 ///    both kinds.
 /// 2. A token or a cookie the code signs itself, with fields taken from the input: a token (its fields the
 ///    input's lines) for an input of even length, a visitor cookie for odd with its first byte even, a
-///    session cookie for odd with it odd (one signed text a run: each costs a dozen HMACs). Each verifies to
-///    what was signed, fails under the other key (and as the other kind of cookie), and fails with any
-///    one byte changed.
+///    session cookie for odd with it odd (one signed text a run: each costs several HMACs). Each verifies to
+///    what was signed, fails under the other key (and as the other kind of cookie), and fails with a byte
+///    changed (two bytes a run, see `oneByteChanges`).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzClickToken(_ pointer: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = FuzzInput(pointer, size)
@@ -31,9 +31,10 @@ public func fuzzClickToken(_ pointer: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     checkUntrustedCookie(text)
     if size % 2 == 0 {
         checkSignedToken(fields: text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
-                         flip: input.data.last.map { $0 | 1 } ?? 1)
+                         flip: input.data.last.map { $0 | 1 } ?? 1, pick: pick(input.data))
     } else {
-        checkSignedCookie(idBytes: Array(input.data.prefix(16)), kind: (input.data.first ?? 0) % 2 == 0 ? .visitor : .session)
+        checkSignedCookie(idBytes: Array(input.data.prefix(16)), kind: (input.data.first ?? 0) % 2 == 0 ? .visitor : .session,
+                          pick: pick(input.data))
     }
     return 0
 }
@@ -58,7 +59,7 @@ private func checkUntrustedCookie(_ text: String) {
     }
 }
 
-private func checkSignedToken(fields: [String], flip: UInt8) {
+private func checkSignedToken(fields: [String], flip: UInt8, pick: UInt64) {
     func field(_ index: Int, _ fallback: String) -> String { index < fields.count ? fields[index] : fallback }
     let vendor: Vendor = fields.count % 2 == 0 ? .segmentify : .reteno
     let position = Int(field(3, "1")) ?? (fields.count + 1)
@@ -81,12 +82,12 @@ private func checkSignedToken(fields: [String], flip: UInt8) {
     expected.expires = verified.expires
     fuzzCheck(verified == expected, "a signed token verified to other content: \(verified) for \(click)")
     fuzzCheck(isPlausibleDestination(verified.destination), "a token with destination \(verified.destination) was accepted")
-    for (index, changed) in oneByteChanges(of: signed, flip: flip) {
+    for (index, changed) in oneByteChanges(of: signed, flip: flip, pick: pick) {
         fuzzCheck(tokens.verify(changed) == nil, "a token with byte \(index) changed was accepted: \(changed)")
     }
 }
 
-private func checkSignedCookie(idBytes: [UInt8], kind: VisitorCookies.Kind) {
+private func checkSignedCookie(idBytes: [UInt8], kind: VisitorCookies.Kind, pick: UInt64) {
     let digits = Array("0123456789abcdef".utf8)
     let padded = idBytes + Array(repeating: 0, count: 16 - idBytes.count)
     let id = String(decoding: padded.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }, as: UTF8.self)
@@ -96,28 +97,32 @@ private func checkSignedCookie(idBytes: [UInt8], kind: VisitorCookies.Kind) {
     fuzzCheck(cookies.id(in: value, kind: kind) == id, "a signed \(kind) cookie does not verify: \(value)")
     fuzzCheck(cookies.id(in: value, kind: other) == nil, "a \(kind) cookie was accepted as \(other): \(value)")
     fuzzCheck(otherCookies.id(in: value, kind: kind) == nil, "a cookie verified under another key: \(value)")
-    for (index, changed) in oneByteChanges(of: value, flip: flip) {
+    for (index, changed) in oneByteChanges(of: value, flip: flip, pick: pick) {
         fuzzCheck(cookies.id(in: changed, kind: kind) == nil, "a \(kind) cookie with byte \(index) changed was accepted: \(changed)")
     }
 }
 
-/// `text` with one byte XORed with `flip` (never zero), at some 4 indexes spread over it and at its first
-/// `.` and its last byte (every index for a text of 4 bytes or fewer). Which 4 follows `flip`, so that the
-/// inputs of a run between them change every index. Each change costs an HMAC: changing every index of
-/// every text made the run ~14 times slower than 16 indexes (70 executions a second against 960), and 16
-/// indexes ran at 386 a second once the address sanitizer covered Swift code too (`Fuzz/run 20 FuzzClickToken`).
-private func oneByteChanges(of text: String, flip: UInt8) -> [(Int, String)] {
+/// `text` with one byte XORed with `flip` (never zero): at the index `pick` names (modulo the length) and
+/// at the first `.` (where payload and signature meet). Each change costs an HMAC, so a run changes two
+/// bytes and the inputs between them change every index: `pick` is a hash of the whole input, so any
+/// mutation moves it. Changing every index made the target ~14 times slower than 16 indexes (70 executions
+/// a second against 960); six indexes a run (four spread over the text, the `.` and the last byte) left
+/// it at 1,200-1,600 a second under the address sanitizer, most of it HMACs of changed copies.
+private func oneByteChanges(of text: String, flip: UInt8, pick: UInt64) -> [(Int, String)] {
     let bytes = Array(text.utf8)
     guard !bytes.isEmpty else { return [] }
-    let stride = max(1, bytes.count / 4)
-    var indexes = Set(Swift.stride(from: Int(flip >> 1) % stride, to: bytes.count, by: stride))
-    indexes.insert(bytes.count - 1)
-    if let dot = bytes.firstIndex(of: UInt8(ascii: ".")) { indexes.insert(dot) }
-    return indexes.sorted().map { index in
+    var indexes = [Int(pick % UInt64(bytes.count))]
+    if let dot = bytes.firstIndex(of: UInt8(ascii: ".")), dot != indexes[0] { indexes.append(dot) }
+    return indexes.map { index in
         var changed = bytes
         changed[index] ^= flip
         return (index, String(decoding: changed, as: UTF8.self))
     }
+}
+
+/// FNV-1a over the input: which byte of a signed text a run changes.
+private func pick(_ bytes: some Sequence<UInt8>) -> UInt64 {
+    bytes.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
 }
 
 /// The destinations a verified token may carry (a weaker copy of the verifier's own rule, which is
