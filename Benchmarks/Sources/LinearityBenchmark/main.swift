@@ -10,7 +10,7 @@ import Darwin
 // what it holds (decode, decode --json, render html and text, preview) is timed on a Reteno reply grown
 // along one dimension (a long string, many keys, many products, deep arrays; and a Segmentify reply of
 // many widgets sharing one instance id), at a size and at twice
-// that size. Time must roughly double: the benchmark fails when a doubling costs more than 3x (a
+// that size; and `recokit journal` on a segment of random bytes, at 1 and 2 MiB. Time must roughly double: the benchmark fails when a doubling costs more than 3x (a
 // doubling over 3x is measured again, up to twice, before it counts).
 // The real executable is run (release build), so its parsing, decoding, rendering and output writing
 // are all measured; each time is the best of five runs.
@@ -41,7 +41,7 @@ struct SpawnFailed: Error { let arguments: [String]; let status: Int32 }
 /// Seconds for one run of recokit, output to /dev/null; the best of `runs` (the least disturbed by
 /// other work on a shared machine). Spawned and waited for
 /// directly: Foundation's `Process.waitUntilExit` polls, which rounds short runs to 50 ms steps.
-func time(_ arguments: [String], runs: Int = 5) throws -> Double {
+func time(_ arguments: [String], runs: Int = 5, exitingWith expected: Int32 = 0) throws -> Double {
     var best = Double.infinity
     for _ in 0..<runs {
         let argv: [UnsafeMutablePointer<CChar>?] = ([recokit] + arguments).map { strdup($0) } + [nil]
@@ -64,7 +64,7 @@ func time(_ arguments: [String], runs: Int = 5) throws -> Double {
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         // A run that crashed or failed measures nothing: say so rather than time it.
-        guard status == 0 else { throw SpawnFailed(arguments: arguments, status: status) }
+        guard status & 0x7F == 0, (status >> 8) & 0xFF == expected else { throw SpawnFailed(arguments: arguments, status: status) }
     }
     return best
 }
@@ -105,6 +105,30 @@ for dimension in dimensions {
         if ratio > limit { failures.append("\(dimension.name), \(command.name): \(format(ratio, decimals: 2))x") }
     }
 }
+// Journal recovery over damage: `recokit journal DIR` on a segment of random bytes (what a disk or a copy
+// can leave; read as the old, unmarked record format, where the scan for the next valid record checks
+// about one offset in 1,024 against a checksum). It exits 1, having found and listed the damage.
+var state: UInt64 = 15  // SplitMix64: the same bytes every run
+for (index, size) in [1 << 20, 2 << 20].enumerated() {
+    let directory = scratch.appendingPathComponent("damaged-journal-\(index)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let bytes = (0..<size).map { _ -> UInt8 in
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = (state ^ (state >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return UInt8(truncatingIfNeeded: mixed ^ (mixed >> 31))
+    }
+    try Data(bytes).write(to: directory.appendingPathComponent("segment-000000000001.log"))
+}
+var damaged = (small: Double.infinity, large: Double.infinity)
+for _ in 0..<3 where damaged.small == .infinity || damaged.large / damaged.small > limit {
+    damaged.small = min(damaged.small, try time(["journal", scratch.appendingPathComponent("damaged-journal-0").path], exitingWith: 1))
+    damaged.large = min(damaged.large, try time(["journal", scratch.appendingPathComponent("damaged-journal-1").path], exitingWith: 1))
+}
+table.add("journal of random bytes", "\(1 << 20)", format(Double(1 << 20) / 1e6, decimals: 2), "journal",
+          format(damaged.small * 1000), format(damaged.large * 1000), format(damaged.large / damaged.small, decimals: 2) + "x")
+if damaged.large / damaged.small > limit { failures.append("journal of random bytes, journal: \(format(damaged.large / damaged.small, decimals: 2))x") }
+
 table.print()
 print("target: every doubling within \(format(limit, decimals: 1))x the time: \(verdict(failures.isEmpty))")
 for failure in failures { print("  over: \(failure)") }

@@ -106,8 +106,10 @@ enum RecordFrame {
         }
     }
 
-    /// The frame at `offset` of `bytes`, whose first byte stands at `base` in the segment.
-    static func frame(in bytes: [UInt8], at offset: Int, base: Int = 0, segment: UInt64, format: Format) -> Frame {
+    /// The frame at `offset` of `bytes`, whose first byte stands at `base` in the segment. `checksums`, when
+    /// given, are those of `bytes` (a version-1 payload's checksum is then taken from them).
+    static func frame(in bytes: [UInt8], at offset: Int, base: Int = 0, segment: UInt64, format: Format,
+                      checksums: StretchChecksums? = nil) -> Frame {
         switch format {
         case .version2:
             guard offset + headerSize <= bytes.count else {
@@ -133,7 +135,8 @@ enum RecordFrame {
             let end = offset + legacyHeaderSize + length
             guard end <= bytes.count else { return .incomplete }
             let payload = bytes[(offset + legacyHeaderSize)..<end]
-            guard CRC32.checksum(payload) == readUInt32(bytes, offset + 4) else { return .invalid(.checksumMismatch) }
+            let checksum = checksums?.checksum(of: payload.indices) ?? CRC32.checksum(payload)
+            guard checksum == readUInt32(bytes, offset + 4) else { return .invalid(.checksumMismatch) }
             return .record(payload: payload, next: end)
         }
     }
@@ -160,8 +163,11 @@ enum RecordFrame {
                      record: (_ offset: Int, _ payload: ArraySlice<UInt8>) -> Void) -> [BadStretch] {
         var stretches: [BadStretch] = []
         var index = from - base
+        // Version 1 frames have no mark, so damage offers a possible length at about one offset in 1,024,
+        // each a checksum of up to 4 MiB: from the first bad frame on, checksums come from prefix sums.
+        var checksums: StretchChecksums?
         while index < bytes.count {
-            let found = frame(in: bytes, at: index, base: base, segment: segment, format: format)
+            let found = frame(in: bytes, at: index, base: base, segment: segment, format: format, checksums: checksums)
             if case .record(let payload, let next) = found {
                 if payload.first != paddingMark { record(base + index, payload) } else { padding?(base + index) }
                 index = next
@@ -169,9 +175,10 @@ enum RecordFrame {
             }
             var reason = "a record runs past the end"
             if case .invalid(let problem) = found { reason = problem.description }
+            if format == .version1, checksums == nil { checksums = StretchChecksums(bytes) }
             var next = index + 1
             while next < bytes.count {
-                if case .record = frame(in: bytes, at: next, base: base, segment: segment, format: format) { break }
+                if case .record = frame(in: bytes, at: next, base: base, segment: segment, format: format, checksums: checksums) { break }
                 next += 1
             }
             stretches.append(BadStretch(offset: base + index, count: next - index, reason: reason, atEnd: next >= bytes.count))
