@@ -76,13 +76,67 @@ struct StretchChecksumTests {
         }
     }
 
+    @Test func aChecksumContinuingAPlaceIsItsShiftAndThePayloads() {
+        var random = SeededRandom(seed: Self.seed &+ 3)
+        for _ in 0..<100 {
+            let payload = (0..<Int.random(in: 0...20_000, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let place = UInt32.random(in: 0...UInt32.max, using: &random)
+            #expect(CRC32.shift(place, byBytes: payload.count) ^ StretchChecksums(payload).checksum(of: payload.indices)
+                    == CRC32.checksum(payload, continuing: place), "RECOKIT_STRETCH_SEED=\(Self.seed)")
+        }
+    }
+
+    /// Hostile version-2 bytes: valid frames among forged headers (the mark, a header check that matches
+    /// the place, a length that fits, a wrong checksum) at every few offsets. Checking each forged header
+    /// by checksumming its payload made a scan quadratic; the scan must still find exactly the records and
+    /// stretches a plain scan finds, and the segment's format must be read alike with a damaged header.
+    @Test func forgedVersion2HeadersAreScannedAsThePlainScanDoes() {
+        var random = SeededRandom(seed: Self.seed &+ 4)
+        for round in 0..<8 {
+            // Where a segment's header would be, bytes too damaged to read as one.
+            var bytes = [UInt8](repeating: 0xEE, count: RecordFrame.segmentHeaderSize)
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                bytes += (0..<Int.random(in: 0...3_000, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+                let length = [1, 300, 5_000, 40_000][Int.random(in: 0..<4, using: &random)]
+                RecordFrame.append([1] + (1..<length).map { _ in UInt8.random(in: 0...255, using: &random) }, segment: 7,
+                                   offset: bytes.count, to: &bytes)
+            }
+            var at = RecordFrame.segmentHeaderSize
+            while at + RecordFrame.headerSize < bytes.count {
+                if Int.random(in: 0..<4, using: &random) == 0 {
+                    let length = UInt32(Int.random(in: 1...(bytes.count - at - RecordFrame.headerSize), using: &random))
+                    let place = RecordFrame.placeChecksum(segment: 7, offset: at, length: length)
+                    var header: [UInt8] = [0x52, 0x4B, 2, UInt8(truncatingIfNeeded: place)]
+                    RecordFrame.putUInt32(length, &header)
+                    RecordFrame.putUInt32(UInt32.random(in: 0...UInt32.max, using: &random), &header)
+                    bytes.replaceSubrange(at..<(at + RecordFrame.headerSize), with: header)
+                }
+                at += Int.random(in: 12...400, using: &random)
+            }
+            var found: [(Int, Int)] = []
+            let start = RecordFrame.segmentHeaderSize
+            let stretches = RecordFrame.scan(bytes, segment: 7, from: start, format: .version2) { offset, payload in found.append((offset, payload.count)) }
+            let plain = plainScan(bytes, from: start, segment: 7, format: .version2)
+            #expect(found.map(\.0) == plain.records.map(\.0) && found.map(\.1) == plain.records.map(\.1),
+                    "RECOKIT_STRETCH_SEED=\(Self.seed), round \(round): records \(found) vs \(plain.records)")
+            #expect(stretches == plain.stretches, "RECOKIT_STRETCH_SEED=\(Self.seed), round \(round)")
+            // With its header unreadable, the segment is version 2 exactly when it holds a valid frame.
+            let hasFrame = (start..<(bytes.count - RecordFrame.headerSize)).contains { offset in
+                if case .record = RecordFrame.frame(in: bytes, at: offset, segment: 7, format: .version2) { return true }
+                return false
+            }
+            #expect((RecordFrame.format(of: bytes, segment: 7).format == .version2) == hasFrame, "RECOKIT_STRETCH_SEED=\(Self.seed), round \(round)")
+        }
+    }
+
     /// The scan as it was: every offset of a damaged stretch checked with the payload's own checksum.
-    private func plainScan(_ bytes: [UInt8]) -> (records: [(Int, Int)], stretches: [RecordFrame.BadStretch]) {
+    private func plainScan(_ bytes: [UInt8], from: Int = 0, segment: UInt64 = 1, format: RecordFrame.Format = .version1)
+        -> (records: [(Int, Int)], stretches: [RecordFrame.BadStretch]) {
         var records: [(Int, Int)] = []
         var stretches: [RecordFrame.BadStretch] = []
-        var index = 0
+        var index = from
         while index < bytes.count {
-            let found = RecordFrame.frame(in: bytes, at: index, segment: 1, format: .version1)
+            let found = RecordFrame.frame(in: bytes, at: index, segment: segment, format: format)
             if case .record(let payload, let next) = found {
                 records.append((index, payload.count))
                 index = next
@@ -92,7 +146,7 @@ struct StretchChecksumTests {
             if case .invalid(let problem) = found { reason = problem.description }
             var next = index + 1
             while next < bytes.count {
-                if case .record = RecordFrame.frame(in: bytes, at: next, segment: 1, format: .version1) { break }
+                if case .record = RecordFrame.frame(in: bytes, at: next, segment: segment, format: format) { break }
                 next += 1
             }
             stretches.append(RecordFrame.BadStretch(offset: index, count: next - index, reason: reason, atEnd: next >= bytes.count))

@@ -73,10 +73,13 @@ enum RecordFrame {
         let markDifferences = zip(bytes[0..<8], segmentMagic).filter { $0 != $1 }.count
         if markDifferences <= 2 { return (.version2, segmentHeaderSize, true) }
         var offset = segmentHeaderSize
+        var checksums: StretchChecksums?  // made at the first marked offset (see `scan`)
         while offset + headerSize < bytes.count {
-            if bytes[offset] == 0x52, bytes[offset + 1] == 0x4B, bytes[offset + 2] == 2,
-               case .record = frame(in: bytes, at: offset, segment: segment, format: .version2) {
-                return (.version2, segmentHeaderSize, true)
+            if bytes[offset] == 0x52, bytes[offset + 1] == 0x4B, bytes[offset + 2] == 2 {
+                if checksums == nil { checksums = StretchChecksums(bytes) }
+                if case .record = frame(in: bytes, at: offset, segment: segment, format: .version2, checksums: checksums) {
+                    return (.version2, segmentHeaderSize, true)
+                }
             }
             offset += 1
         }
@@ -124,7 +127,9 @@ enum RecordFrame {
             let end = offset + headerSize + Int(length)
             guard end <= bytes.count else { return .incomplete }
             let payload = bytes[(offset + headerSize)..<end]
-            guard CRC32.checksum(payload, continuing: place) == readUInt32(bytes, offset + 8) else {
+            let checksum = checksums.map { CRC32.shift(place, byBytes: payload.count) ^ $0.checksum(of: payload.indices) }
+                ?? CRC32.checksum(payload, continuing: place)
+            guard checksum == readUInt32(bytes, offset + 8) else {
                 return .invalid(.checksumMismatch)
             }
             return .record(payload: payload, next: end)
@@ -164,7 +169,8 @@ enum RecordFrame {
         var stretches: [BadStretch] = []
         var index = from - base
         // Version 1 frames have no mark, so damage offers a possible length at about one offset in 1,024,
-        // each a checksum of up to 4 MiB: from the first bad frame on, checksums come from prefix sums.
+        // each a checksum of up to 4 MiB; a version-2 frame's mark and header check are cheap to forge in
+        // hostile bytes, at every few offsets. From the first bad frame on, checksums come from prefix sums.
         var checksums: StretchChecksums?
         while index < bytes.count {
             let found = frame(in: bytes, at: index, base: base, segment: segment, format: format, checksums: checksums)
@@ -175,7 +181,7 @@ enum RecordFrame {
             }
             var reason = "a record runs past the end"
             if case .invalid(let problem) = found { reason = problem.description }
-            if format == .version1, checksums == nil { checksums = StretchChecksums(bytes) }
+            if checksums == nil { checksums = StretchChecksums(bytes) }
             var next = index + 1
             while next < bytes.count {
                 if case .record = frame(in: bytes, at: next, base: base, segment: segment, format: format, checksums: checksums) { break }
