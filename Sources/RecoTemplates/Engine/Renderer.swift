@@ -29,6 +29,10 @@ struct Renderer {
     /// Whether ``indentation`` is not empty (asked at every node, so kept at hand).
     private(set) var isIndented = false
     var atLineStart = false
+    /// Templates included (partials, parents) and sections open around the node being rendered. Each level
+    /// takes stack: inclusion stops at ``depthLimit``, and a template nests at most
+    /// `TemplateCompiler.nestingLimit` sections, so rendering never goes deeper than the sum (a partial that
+    /// included itself inside 60 sections overflowed an 8 MB stack when only inclusions counted).
     var depth = 0
     /// The root value when it is a JSON object: the first `top`.
     private var root: JSONScope?
@@ -136,6 +140,8 @@ struct Renderer {
     // MARK: Sections
 
     private mutating func render(_ section: SectionNode, top: JSONScope?) throws(TemplateError) {
+        depth += 1
+        defer { depth -= 1 }
         let value = resolve(section.name, top: top)
         if section.inverted {
             if !(value?.isTruthy ?? false) { try render(section.children, top: top) }

@@ -9,6 +9,13 @@ struct TemplateCompiler {
     private(set) var names = NameTable.Builder()
     /// The nodes compiled, which the compiled template keeps.
     private(set) var arena = NodeArena()
+    /// Sections, inverted sections, parents and blocks open around the tokens being compiled.
+    private var nesting = 0
+
+    /// How deep sections, parents and blocks may nest in one template. Compiling (and rendering) a level
+    /// takes stack, and about 7,700 levels overflowed it: a template of 200 KB crashed the process instead
+    /// of failing. Templates nest a handful of levels; a user who needs more is told where and how many.
+    static let nestingLimit = 100
 
     init(_ text: String, name: String, escaping: TemplateEscaping) throws(TemplateError) {
         source = SourceText(text, name: name)
@@ -26,6 +33,17 @@ struct TemplateCompiler {
     }
 
     private mutating func build(_ range: Range<Int>) throws(TemplateError) -> [Node] {
+        let opensLevel = range.lowerBound > 0  // the tokens inside a section, parent or block
+        if opensLevel {
+            guard nesting < Self.nestingLimit else {
+                let opening = tokens[range.lowerBound - 1]
+                throw .syntax(
+                    "\"\(opening.name)\" opens a level \(nesting + 1) deep, expected sections, parents and blocks nested at most \(Self.nestingLimit) deep",
+                    at: source.location(of: opening.start))
+            }
+            nesting += 1
+        }
+        defer { if opensLevel { nesting -= 1 } }
         var nodes: [Node] = []
         var text: [UInt8] = []
         func flush() {

@@ -100,10 +100,10 @@ public struct TemplateError: Error, Hashable, Sendable, CustomStringConvertible 
         TemplateError(.unreadable, "cannot read templates: \(reason)", template: path)
     }
 
-    /// Partials or parents nest deeper than the limit.
+    /// Partials or parents, with the sections around them, nest deeper than the limit.
     static func tooDeep(_ name: String, limit: Int, at location: SourceLocation) -> TemplateError {
         TemplateError(
-            .tooDeep, "partials nest deeper than \(limit) levels at \"\(name)\", expected a partial that does not include itself without end",
+            .tooDeep, "partials and the sections around them nest deeper than \(limit) levels at \"\(name)\", expected a partial that does not include itself without end",
             template: location.template, line: location.line, column: location.column)
     }
 }

@@ -101,6 +101,29 @@ struct TemplateErrorTests {
         #expect(failure?.kind == .tooDeep)
     }
 
+    @Test("a partial that includes itself inside sections stops with an error, not a stack overflow")
+    func endlessRecursionInsideSections() throws {
+        // Only inclusions counted before: 200 of them, each inside 60 sections, overflowed an 8 MB stack.
+        let library = try TemplateLibrary(templates: ["loop": String(repeating: "{{^no}}", count: 60) + "x{{>loop}}" + String(repeating: "{{/no}}", count: 60)])
+        let failure = #expect(throws: TemplateError.self) { try library.render("loop", .null) }
+        #expect(failure?.kind == .tooDeep)
+        #expect(failure?.line == 1 && failure?.column == 422)
+    }
+
+    @Test("sections nest at most 100 deep in a template, refused with the place of the one too deep")
+    func nestingLimit() throws {
+        func nested(_ depth: Int) -> String {
+            String(repeating: "{{#a}}\n", count: depth) + "{{b}}" + String(repeating: "{{/a}}", count: depth)
+        }
+        let deepest = try Template(nested(100), name: "deep")
+        #expect(try deepest.render(.object(["a": true, "b": "x"])) == "x")
+        let failure = #expect(throws: TemplateError.self) { try Template(nested(101), name: "deeper") }
+        #expect(failure?.description == #"deeper:101:1: "a" opens a level 101 deep, expected sections, parents and blocks nested at most 100 deep"#)
+        // About 7,700 levels crashed the compiler (a 200 KB template): refused the same way.
+        #expect(throws: TemplateError.self) { try Template(nested(8_000), name: "deepest") }
+        #expect(throws: TemplateError.self) { try Template(String(repeating: "{{<p}}{{$b}}", count: 60) + String(repeating: "{{/b}}{{/p}}", count: 60), name: "blocks") }
+    }
+
     @Test("asking a library for a template it does not hold")
     func unknownTemplate() throws {
         let library = try TemplateLibrary(templates: ["grid": "g", "list": "l"])
