@@ -110,7 +110,8 @@ enum RecordFrame {
     }
 
     /// The frame at `offset` of `bytes`, whose first byte stands at `base` in the segment. `checksums`, when
-    /// given, are those of `bytes` (a version-1 payload's checksum is then taken from them).
+    /// given, are those of `bytes`: the payload's checksum is then taken from them, in time independent of
+    /// its length (what a scan over damage needs, see `scan`).
     static func frame(in bytes: [UInt8], at offset: Int, base: Int = 0, segment: UInt64, format: Format,
                       checksums: StretchChecksums? = nil) -> Frame {
         switch format {

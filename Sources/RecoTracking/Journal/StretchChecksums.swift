@@ -1,10 +1,11 @@
 /// The CRC-32 of any stretch of a byte array in time independent of its length: what a scan for the next
-/// valid version-1 frame needs.
+/// valid frame over damaged bytes needs.
 ///
-/// A version-1 frame has no mark: at almost every offset of damaged bytes the 4 bytes read as a length are
-/// a possible one about once in 1,024 (lengths up to 4 MiB of 4 Gi), and checking such a candidate meant the
-/// checksum of up to 4 MiB of payload. Scanning an 8 MiB segment of garbage took seconds (and a debug
-/// build 30 s for 4 MiB): thousands of checksummed bytes per byte scanned. Here the checksums of the array's
+/// A version-1 frame has no mark: at offsets of damaged bytes the 4 bytes read as a length are a possible
+/// one about once in 1,024 (lengths up to 4 MiB of 4 Gi), and checking such a candidate meant the checksum
+/// of up to 4 MiB of payload: a debug build took 30 s for a 4 MiB segment of random bytes, thousands of
+/// checksummed bytes per byte scanned. A version-2 frame's mark and header check can be forged at every
+/// 12 bytes of hostile bytes, which made the scan quadratic. Here the checksums of the array's
 /// prefixes are kept every ``stride`` bytes (one pass over the bytes, 4 bytes kept per 256), and a stretch's
 /// checksum is computed from the checksums of the two prefixes around it, as zlib's `crc32_combine` does:
 /// `crc(a + b) = crc(a) · x^(8·|b|) mod P  xor  crc(b)`, so `crc(b)` follows from `crc(a + b)` and `crc(a)`.
