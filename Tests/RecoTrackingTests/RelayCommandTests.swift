@@ -50,6 +50,30 @@ extension IntegrationSuite {
             #expect(try await server.received().contains { $0.product == "BAD-9" })
         }
 
+        /// A line longer than the journal's largest record is counted, not kept, and refused with its
+        /// number; the lines around it go through. Input without line ends used to grow one buffer
+        /// until the process ran out of memory.
+        @Test func aLineTooLongIsRefusedWithoutBeingKept() async throws {
+            let server = try ScriptedServer()
+            let directory = Fixtures.temporaryDirectory()
+            defer {
+                server.stop()
+                try? FileManager.default.removeItem(at: directory)
+            }
+            let relay = try RelayProcess(["relay", "--journal", directory.path, "--vendor", "segmentify", "--endpoint",
+                                          server.base.absoluteString, "--api-key", "k", "--deadline", "20"])
+            let click = { (product: String) in #"{"type":"click","instanceId":"rec_pdp_1","productId":"\#(product)","userId":"u1","sessionId":"s1"}"# }
+            let long = #"{"type":"click","instanceId":"rec_pdp_1","productId":""# + String(repeating: "x", count: 5 << 20) + #"","userId":"u1","sessionId":"s1"}"#
+            let justTooLong = String(repeating: "y", count: (4 << 20) + 1)
+            relay.feed([click("P-1"), long, click("P-3"), justTooLong])
+            #expect(relay.wait() == 1, "refused lines make a failing exit once the rest is delivered")
+            let length = long.utf8.count
+            #expect(relay.stderr.contains("relay: line 2: a line of \(length) bytes, more than 4194304 (the journal's largest record), skipped"))
+            #expect(relay.refused.keys.sorted() == [2, 4])
+            #expect(relay.acknowledged.keys.sorted() == [1, 3])
+            #expect(Set(try await server.received().map(\.product)) == ["P-1", "P-3"])
+        }
+
         /// Each line is acknowledged on stdout once durable, in order, by a timer: a burst followed by
         /// silence (stdin still open) is acknowledged without a next line.
         @Test(arguments: ["strict", "batched"])

@@ -47,7 +47,8 @@ enum RelayCommand: Command {
         ms; default now), forcePush, userId, sessionId, lang, currency, pageUrl, region, testMode, os,
         device, params (object). Segmentify needs userId and sessionId; Reteno takes impressions and
         clicks with a productId. A line that is not valid is refused (acknowledged as refused and
-        reported on stderr with its number) and skipped.
+        reported on stderr with its number) and skipped; so is a line longer than 4 MiB, which is not kept
+        in memory.
 
         With --vendor segmentify a line may also be a Segmentify event object as apps send it, or a JSON
         array of them (the body of /add/events): PAGE_VIEW, PRODUCT_VIEW, BASKET_OPERATIONS, CHECKOUT,
@@ -182,8 +183,17 @@ enum RelayCommand: Command {
         var lineNumber = 0
         var waitingForRoom = false
         while let lines = await input.next() {
-            for line in lines {
+            for entry in lines {
                 lineNumber += 1
+                guard case .text(let line) = entry else {
+                    if case .tooLong(let bytes) = entry {
+                        malformed += 1
+                        let reason = "a line of \(bytes) bytes, more than \(RelayInput.maximumLineBytes) (the journal's largest record)"
+                        Console.error("relay: line \(lineNumber): \(reason), skipped")
+                        acks.add(.refused(line: lineNumber, reason: reason))
+                    }
+                    continue
+                }
                 if line.allSatisfy(\.isWhitespace) { continue }
                 let interactions: [Interaction]
                 do {

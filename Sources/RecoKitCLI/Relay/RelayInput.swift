@@ -10,14 +10,26 @@ import Foundation
 /// one commit for all of them.
 ///
 /// The thread stops reading while about a megabyte of lines waits to be taken, so a relay that waits
-/// for room in its journal stops reading stdin too.
+/// for room in its journal stops reading stdin too. A line longer than ``maximumLineBytes`` is not kept:
+/// its bytes are counted and dropped up to its end, and it comes as `.tooLong`, so that input without
+/// line ends cannot fill the memory.
 final class RelayInput: @unchecked Sendable {
+    /// One line of input.
+    enum Line: Equatable {
+        case text(String)
+        /// A line of this many bytes, more than ``maximumLineBytes``: refused.
+        case tooLong(bytes: Int)
+    }
+
+    /// The longest line kept: the journal's largest record (4 MiB) could not hold more.
+    static let maximumLineBytes = 4 << 20
+
     private let condition = NSCondition()
     // Guarded by `condition`.
-    private var queued: [String] = []
+    private var queued: [Line] = []
     private var queuedBytes = 0
     private var finished = false
-    private var waiter: CheckedContinuation<[String]?, Never>?
+    private var waiter: CheckedContinuation<[Line]?, Never>?
 
     private static let queueLimit = 1 << 20
 
@@ -27,8 +39,8 @@ final class RelayInput: @unchecked Sendable {
     }
 
     /// The lines available now (at least one), waiting for some if none are; nil at the end of input.
-    func next() async -> [String]? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<[String]?, Never>) in
+    func next() async -> [Line]? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<[Line]?, Never>) in
             condition.lock()
             if !queued.isEmpty {
                 let lines = queued
@@ -47,28 +59,46 @@ final class RelayInput: @unchecked Sendable {
         }
     }
 
-    private func readLoop(_ descriptor: Int32) {
+    private func readLoop(_ descriptor: Int32, maximumLineBytes: Int = RelayInput.maximumLineBytes) {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var partial: [UInt8] = []
+        var dropped = 0  // bytes of the current line dropped once it outgrew the limit (then `partial` is empty)
+        /// Adds a piece of the current line, dropping the line's bytes once it is too long.
+        func append(_ piece: ArraySlice<UInt8>) {
+            if dropped == 0, partial.count + piece.count <= maximumLineBytes { return partial.append(contentsOf: piece) }
+            dropped += partial.count + piece.count
+            partial = []
+        }
+        /// The current line, ended.
+        func take() -> (line: Line, bytes: Int) {
+            defer {
+                partial.removeAll(keepingCapacity: dropped == 0)
+                dropped = 0
+            }
+            return dropped > 0 ? (.tooLong(bytes: dropped), 0) : (.text(Self.line(partial)), partial.count)
+        }
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else {
-                if !partial.isEmpty { hand([Self.line(partial)], bytes: partial.count) }
+                if !partial.isEmpty || dropped > 0 {
+                    let last = take()
+                    hand([last.line], bytes: last.bytes)
+                }
                 finish()
                 return
             }
-            var lines: [String] = []
+            var lines: [Line] = []
             var bytes = 0
             var start = 0
             for index in 0..<count where buffer[index] == UInt8(ascii: "\n") {
-                partial.append(contentsOf: buffer[start..<index])
-                lines.append(Self.line(partial))
-                bytes += partial.count
-                partial.removeAll(keepingCapacity: true)
+                append(buffer[start..<index])
+                let line = take()
+                lines.append(line.line)
+                bytes += line.bytes
                 start = index + 1
             }
-            partial.append(contentsOf: buffer[start..<count])
+            append(buffer[start..<count])
             if !lines.isEmpty { hand(lines, bytes: bytes) }
         }
     }
@@ -80,7 +110,7 @@ final class RelayInput: @unchecked Sendable {
     }
 
     /// Gives lines to a waiting reader, or queues them (blocking while the queue is full).
-    private func hand(_ lines: [String], bytes: Int) {
+    private func hand(_ lines: [Line], bytes: Int) {
         condition.lock()
         while waiter == nil, queuedBytes > Self.queueLimit { condition.wait() }
         if let waiter {
