@@ -24,27 +24,25 @@ struct SourceText {
         // Go on from the last place when it lies before this one and no character straddles it: between two
         // ASCII bytes other than a carriage return and a line feed, a character always ends (a byte after a
         // non-ASCII one may belong to its character: a prepended mark, say).
-        var from = (offset: 0, line: 1, lineStart: 0, column: 1)
+        var from = (offset: 0, line: 1, column: 1)
         if let known = last.place, known.offset <= end, known.offset > 0, known.offset < bytes.count,
            bytes[known.offset] < 0x80, bytes[known.offset - 1] < 0x80,
            !(bytes[known.offset - 1] == 0x0D && bytes[known.offset] == 0x0A) {
             from = known
         }
         var line = from.line
-        var lineStart = from.lineStart
         var counted = from.offset  // characters are counted from here to `end` on the last line
         var index = from.offset
         while index < end {
             if bytes[index] == 0x0A {
                 line += 1
-                lineStart = index + 1
-                counted = lineStart
+                counted = index + 1
             }
             index += 1
         }
-        let column = (counted == from.offset && line == from.line ? from.column : 1)
+        let column = (line == from.line ? from.column : 1)
             + String(decoding: bytes[counted..<end], as: UTF8.self).count
-        last.place = (end, line, lineStart, column)
+        last.place = (end, line, column)
         return SourceLocation(template: name, line: line, column: column)
     }
 
@@ -56,5 +54,5 @@ struct SourceText {
 
 /// The place `SourceText.location(of:)` found last (a compile runs on one thread; the text is not shared).
 private final class LocationCursor {
-    var place: (offset: Int, line: Int, lineStart: Int, column: Int)?
+    var place: (offset: Int, line: Int, column: Int)?
 }
