@@ -1,5 +1,7 @@
 import Foundation
+import RecoKit
 import RecoKitTesting
+import RecoTemplates
 import RecoVendors
 import Testing
 
@@ -38,5 +40,31 @@ import Testing
             return error.kind == .invalidJSON
                 && error.description == #"invalid JSON: unescaped control character U+000A in a string at $.responses[1][1].params.recommendedProducts["ASICS|MONTHLY|ROCK"][0] (line 255, column 20)"#
         }
+    }
+
+    /// FuzzTemplate, 16:57 UTC (2026-11-23): a timeout (over 10 s) rendering a mutated email template,
+    /// 4 KB compiled for text, whose sections nest `{{#products}}` and `{{#a}}` over the same lists again and again, so
+    /// that its content repeated exponentially. Rendered with the target's data, it now stops at the
+    /// default `RenderLimits` with the place of a section.
+    @Test func sectionsNestedOverTheSameListsStopAtTheRenderLimits() throws {
+        let source = String(decoding: try input("template-timeout-0c05250d.mustache"), as: UTF8.self)
+        let evil = #"<script>alert(1)</script>"'` javascript:alert(1) {{x}} &amp; \u{0} \r\n"#
+        let product: TemplateValue = .object([
+            "name": .string(evil), "url": "javascript:alert(1)", "imageUrl": "data:text/html,<b>",
+            "price": .number(JSONNumber(text: "-1e400")!), "position": 1, "a": .list([1, 2, .object(["a": "x"])]),
+        ])
+        let data: TemplateValue = .object([
+            "title": .string(evil), "x": .string(evil), "a": product, "b": .bool(true), "c": .null, "d": .list([]),
+            "products": .list([product, product, .object(["products": .list([product])])]),
+            "n": .number(JSONNumber(text: "123456789012345678901234567890")!),
+        ])
+        // 4,127 bytes, an odd number: the target compiles it for text.
+        let template = try Template(source, name: "self", escaping: .none)
+        // As the target does: alone (its partials name no template), then as its own only partial.
+        #expect(throws: TemplateError.self) { try template.render(data) }
+        let library = try TemplateLibrary(compiled: [template], missingPartials: .renderEmpty)
+        let failure = #expect(throws: TemplateError.self) { try template.render(data, partials: library) }
+        #expect(failure?.kind == .tooLarge)
+        #expect(failure?.templateName == "self" && failure?.line != nil && failure?.column != nil)
     }
 }

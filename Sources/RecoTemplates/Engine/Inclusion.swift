@@ -29,6 +29,7 @@ extension Renderer {
         _ template: Template, indentation extra: String?, location: SourceLocation, top: JSONScope?
     ) throws(TemplateError) {
         guard depth < Self.depthLimit else { throw .tooDeep(template.name, limit: Self.depthLimit, at: location) }
+        try pass(at: location)
         depth += 1
         defer { depth -= 1 }
         let saved = indentation

@@ -87,12 +87,15 @@ final class SectionNode: Sendable {
     let children: [Node]
     /// How many names the children look up (each time they are rendered, not counting partials').
     let lookups: Int
+    /// Where its opening tag is: a render stopped by its ``RenderLimits`` says so.
+    let location: SourceLocation
 
-    init(name: Name, inverted: Bool, children: [Node], lookups: Int) {
+    init(name: Name, inverted: Bool, children: [Node], lookups: Int, location: SourceLocation) {
         self.name = name
         self.inverted = inverted
         self.children = children
         self.lookups = lookups
+        self.location = location
     }
 }
 

@@ -83,6 +83,9 @@ struct Output {
         body(&text)
     }
 
+    /// How many bytes (UTF-8) have been written.
+    var byteCount: Int { text.utf8.count + pendingCount }
+
     /// The whole text written.
     mutating func finish() -> String {
         moveIntoText()

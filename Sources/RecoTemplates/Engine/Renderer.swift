@@ -38,11 +38,14 @@ struct Renderer {
     private var root: JSONScope?
     let library: TemplateLibrary?
     let missingPartials: MissingPartials
+    let limits: RenderLimits
+    /// How many times section or template content has been rendered (see ``RenderLimits/maximumPasses``).
+    private var passes = 0
 
     static let depthLimit = 200
 
     /// Starts a render of a template whose names are `names`, which makes `lookups` name lookups.
-    init(root: TemplateValue, names: NameTable, lookups: Int, library: TemplateLibrary?, capacity: Int) {
+    init(root: TemplateValue, names: NameTable, lookups: Int, library: TemplateLibrary?, limits: RenderLimits, capacity: Int) {
         output = Output(capacity: capacity)
         stack = [.value(.template(root))]
         stack.reserveCapacity(16)
@@ -53,6 +56,7 @@ struct Renderer {
         contexts = []
         self.names = names
         self.library = library
+        self.limits = limits
         self.missingPartials = library?.missingPartials ?? .error
         // A JSON object at the root is recognised once, here; below it, JSON data stays JSON.
         if case .context(let context) = root, let json = context as? JSONValue, case .object(let members) = json {
@@ -144,7 +148,10 @@ struct Renderer {
         defer { depth -= 1 }
         let value = resolve(section.name, top: top)
         if section.inverted {
-            if !(value?.isTruthy ?? false) { try render(section.children, top: top) }
+            if !(value?.isTruthy ?? false) {
+                try pass(at: section.location)
+                try render(section.children, top: top)
+            }
             return
         }
         guard let value, value.isTruthy else { return }
@@ -154,6 +161,7 @@ struct Renderer {
             defer { if lowered { raise() } }
             try elements.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
                 for index in buffer.indices {
+                    try pass(at: section.location)
                     try render(section.children, innermost: .template(buffer[index]), lookups: section.lookups)
                 }
             }
@@ -162,6 +170,7 @@ struct Renderer {
             defer { if lowered { raise() } }
             try elements.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
                 for index in buffer.indices {
+                    try pass(at: section.location)
                     if case .object(let members) = buffer[index] {
                         try render(section.children, innermost: members, lookups: section.lookups)
                     } else {
@@ -170,14 +179,29 @@ struct Renderer {
                 }
             }
         case .template(.context), .json(.object):
+            try pass(at: section.location)
             let lowered = lower(top)
             defer { if lowered { raise() } }
             try render(section.children, innermost: value, lookups: section.lookups)
         default:
+            try pass(at: section.location)
             // Not an object: names are still looked up where they were.
             stack.append(.value(value))
             defer { stack.removeLast() }
             try render(section.children, top: top)
+        }
+    }
+
+    /// Counts one rendering of a section's or template's content, which starts at `location`, and stops
+    /// the render when it passes its ``limits``: each pass writes at most the text of one template and
+    /// the values it names before the next check, so the work and the text stay within the limits.
+    @inline(__always)
+    mutating func pass(at location: SourceLocation) throws(TemplateError) {
+        passes += 1
+        if passes > limits.maximumPasses { throw .tooManyPasses(limit: limits.maximumPasses, at: location) }
+        let written = output.byteCount
+        if written > limits.maximumOutputBytes {
+            throw .outputTooLarge(bytes: written, limit: limits.maximumOutputBytes, at: location)
         }
     }
 

@@ -49,12 +49,16 @@ public struct Template: Sendable {
     public var includedNames: [String] { compiled.references.map(\.name) }
 
     /// Renders the template with `value` at the bottom of the context stack.
-    /// - Parameter partials: Where `{{>name}}` and `{{<name}}` resolve.
+    /// - Parameters:
+    ///   - partials: Where `{{>name}}` and `{{<name}}` resolve.
+    ///   - limits: How much the render may repeat and write (see ``RenderLimits``).
     /// - Throws: ``TemplateError`` when a partial or parent cannot be found (unless the library renders
-    ///   missing partials as empty), or partials include each other without end.
-    public func render(_ value: TemplateValue, partials: TemplateLibrary? = nil) throws(TemplateError) -> String {
+    ///   missing partials as empty), partials include each other without end, or the render passes its
+    ///   limits (kind ``TemplateError/Kind/tooLarge``, with the place of the section or partial).
+    public func render(_ value: TemplateValue, partials: TemplateLibrary? = nil, limits: RenderLimits = .default) throws(TemplateError) -> String {
         var renderer = Renderer(
-            root: value, names: compiled.names, lookups: compiled.lookups, library: partials, capacity: compiled.sizeHint.value)
+            root: value, names: compiled.names, lookups: compiled.lookups, library: partials, limits: limits,
+            capacity: compiled.sizeHint.value)
         try renderer.render(compiled.nodes)
         let text = renderer.output.finish()
         compiled.sizeHint.record(text.utf8.count)

@@ -83,11 +83,14 @@ struct TemplateCompiler {
                 flush()
                 let before = names.lookups
                 let scannerBefore = html
+                // Before the children's, so that locations are asked in order (see `SourceText`).
+                let location = source.location(of: token.start)
                 let children = try build((index + 1)..<token.partner)
                 try mergeHTML(skipped: scannerBefore, section: token)
                 let lookups = names.lookups - before
                 let section = SectionNode(
-                    name: Name(token.name, in: &names), inverted: token.kind == .inverted, children: children, lookups: lookups)
+                    name: Name(token.name, in: &names), inverted: token.kind == .inverted, children: children, lookups: lookups,
+                    location: location)
                 nodes.append(.section(arena.keep(section)))
                 index = token.partner
             case .partial:

@@ -10,6 +10,7 @@ public struct TemplateError: Error, Hashable, Sendable, CustomStringConvertible 
         case unknownTemplate
         case unreadable
         case tooDeep
+        case tooLarge
     }
 
     /// What kind of failure this is; compare with the static members (`error.kind == .unknownPartial`).
@@ -27,6 +28,8 @@ public struct TemplateError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let unreadable = Kind(name: "unreadable")
         /// Partials or parents include each other too deeply (most likely without end).
         public static let tooDeep = Kind(name: "tooDeep")
+        /// A render passed its ``RenderLimits``: sections or partials repeated too often, or too much text.
+        public static let tooLarge = Kind(name: "tooLarge")
         /// The kind's name.
         public var description: String { name }
     }
@@ -58,6 +61,7 @@ public struct TemplateError: Error, Hashable, Sendable, CustomStringConvertible 
         case .unknownTemplate: .unknownTemplate
         case .unreadable: .unreadable
         case .tooDeep: .tooDeep
+        case .tooLarge: .tooLarge
         }
     }
 
@@ -104,6 +108,20 @@ public struct TemplateError: Error, Hashable, Sendable, CustomStringConvertible 
     static func tooDeep(_ name: String, limit: Int, at location: SourceLocation) -> TemplateError {
         TemplateError(
             .tooDeep, "partials and the sections around them nest deeper than \(limit) levels at \"\(name)\", expected a partial that does not include itself without end",
+            template: location.template, line: location.line, column: location.column)
+    }
+
+    /// A render rendered the content of sections and templates more often than its limit allows.
+    static func tooManyPasses(limit: Int, at location: SourceLocation) -> TemplateError {
+        TemplateError(
+            .tooLarge, "the render repeats sections and partials more than \(limit) times here, expected at most RenderLimits.maximumPasses (sections nested over the same list repeat their content exponentially)",
+            template: location.template, line: location.line, column: location.column)
+    }
+
+    /// A render wrote more text than its limit allows.
+    static func outputTooLarge(bytes: Int, limit: Int, at location: SourceLocation) -> TemplateError {
+        TemplateError(
+            .tooLarge, "the render has written \(bytes) bytes here, expected at most RenderLimits.maximumOutputBytes (\(limit))",
             template: location.template, line: location.line, column: location.column)
     }
 }

@@ -111,10 +111,11 @@ public struct TemplateLibrary: Sendable {
     }
 
     /// Renders the template of this name, its partials and parents resolving in this library.
+    /// - Parameter limits: How much the render may repeat and write (see ``RenderLimits``).
     /// - Throws: ``TemplateError`` when there is no such template, or rendering fails.
-    public func render(_ name: String, _ value: TemplateValue) throws(TemplateError) -> String {
+    public func render(_ name: String, _ value: TemplateValue, limits: RenderLimits = .default) throws(TemplateError) -> String {
         guard let template = template(named: name) else { throw .unknownTemplate(name, known: names) }
-        return try template.render(value, partials: self)
+        return try template.render(value, partials: self, limits: limits)
     }
 
     /// Every name that resolves, here or in the fallback, sorted.
