@@ -29,7 +29,7 @@ extension Renderer {
         _ template: Template, indentation extra: String?, location: SourceLocation, top: JSONScope?
     ) throws(TemplateError) {
         guard depth < Self.depthLimit else { throw .tooDeep(template.name, limit: Self.depthLimit, at: location) }
-        try pass(at: location)
+        try pass(template.compiled.nodes, at: location)
         depth += 1
         defer { depth -= 1 }
         let saved = indentation
@@ -51,6 +51,7 @@ extension Renderer {
                 break
             }
         }
+        count(content)
         guard let extra = block.indentation else {
             try render(content, names: contentNames, top: top)
             return

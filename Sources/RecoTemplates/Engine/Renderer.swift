@@ -39,8 +39,8 @@ struct Renderer {
     let library: TemplateLibrary?
     let missingPartials: MissingPartials
     let limits: RenderLimits
-    /// How many times section or template content has been rendered (see ``RenderLimits/maximumPasses``).
-    private var passes = 0
+    /// The steps counted so far (see ``RenderLimits/maximumSteps``).
+    private var steps = 0
 
     static let depthLimit = 200
 
@@ -149,7 +149,7 @@ struct Renderer {
         let value = resolve(section.name, top: top)
         if section.inverted {
             if !(value?.isTruthy ?? false) {
-                try pass(at: section.location)
+                try pass(section.children, at: section.location)
                 try render(section.children, top: top)
             }
             return
@@ -161,7 +161,7 @@ struct Renderer {
             defer { if lowered { raise() } }
             try elements.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
                 for index in buffer.indices {
-                    try pass(at: section.location)
+                    try pass(section.children, at: section.location)
                     try render(section.children, innermost: .template(buffer[index]), lookups: section.lookups)
                 }
             }
@@ -170,7 +170,7 @@ struct Renderer {
             defer { if lowered { raise() } }
             try elements.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
                 for index in buffer.indices {
-                    try pass(at: section.location)
+                    try pass(section.children, at: section.location)
                     if case .object(let members) = buffer[index] {
                         try render(section.children, innermost: members, lookups: section.lookups)
                     } else {
@@ -179,12 +179,12 @@ struct Renderer {
                 }
             }
         case .template(.context), .json(.object):
-            try pass(at: section.location)
+            try pass(section.children, at: section.location)
             let lowered = lower(top)
             defer { if lowered { raise() } }
             try render(section.children, innermost: value, lookups: section.lookups)
         default:
-            try pass(at: section.location)
+            try pass(section.children, at: section.location)
             // Not an object: names are still looked up where they were.
             stack.append(.value(value))
             defer { stack.removeLast() }
@@ -192,17 +192,25 @@ struct Renderer {
         }
     }
 
-    /// Counts one rendering of a section's or template's content, which starts at `location`, and stops
-    /// the render when it passes its ``limits``: each pass writes at most the text of one template and
-    /// the values it names before the next check, so the work and the text stay within the limits.
+    /// Counts the steps of rendering `nodes` once, content that starts at `location`, and stops the render
+    /// when it has passed its ``limits``. Each node is counted once for every scope its name may be looked
+    /// up through (``scopes``, the innermost object and the stack's values), so the count bounds the work
+    /// however the names resolve; the nodes' own sections and partials count again when they render.
     @inline(__always)
-    mutating func pass(at location: SourceLocation) throws(TemplateError) {
-        passes += 1
-        if passes > limits.maximumPasses { throw .tooManyPasses(limit: limits.maximumPasses, at: location) }
+    mutating func pass(_ nodes: [Node], at location: SourceLocation) throws(TemplateError) {
+        count(nodes)
+        if steps > limits.maximumSteps { throw .tooManySteps(limit: limits.maximumSteps, at: location) }
         let written = output.byteCount
         if written > limits.maximumOutputBytes {
             throw .outputTooLarge(bytes: written, limit: limits.maximumOutputBytes, at: location)
         }
+    }
+
+    /// Counts the steps of rendering `nodes` once, checked at the next ``pass(_:at:)`` (a block's content,
+    /// which has no place of its own).
+    @inline(__always)
+    mutating func count(_ nodes: [Node]) {
+        steps &+= nodes.count &* (scopes.count &+ 2)
     }
 
     /// Moves the innermost JSON object, if any, into ``scopes``, under a scope about to be pushed over it.

@@ -28,7 +28,7 @@ public struct TemplateError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let unreadable = Kind(name: "unreadable")
         /// Partials or parents include each other too deeply (most likely without end).
         public static let tooDeep = Kind(name: "tooDeep")
-        /// A render passed its ``RenderLimits``: sections or partials repeated too often, or too much text.
+        /// A render passed its ``RenderLimits``: too many steps (sections or partials repeated too often), or too much text.
         public static let tooLarge = Kind(name: "tooLarge")
         /// The kind's name.
         public var description: String { name }
@@ -111,10 +111,10 @@ public struct TemplateError: Error, Hashable, Sendable, CustomStringConvertible 
             template: location.template, line: location.line, column: location.column)
     }
 
-    /// A render rendered the content of sections and templates more often than its limit allows.
-    static func tooManyPasses(limit: Int, at location: SourceLocation) -> TemplateError {
+    /// A render took more steps than its limit allows.
+    static func tooManySteps(limit: Int, at location: SourceLocation) -> TemplateError {
         TemplateError(
-            .tooLarge, "the render repeats sections and partials more than \(limit) times here, expected at most RenderLimits.maximumPasses (sections nested over the same list repeat their content exponentially)",
+            .tooLarge, "the render takes more than \(limit) steps here, expected at most RenderLimits.maximumSteps (sections nested over the same list repeat their content exponentially)",
             template: location.template, line: location.line, column: location.column)
     }
 
