@@ -20,6 +20,9 @@ public struct WidgetRenderer: Sendable {
     public var defaultCurrency: String?
     /// Where product links point instead of the product's own link (a server's click redirect); nil by default.
     public var clickLink: ClickLink?
+    /// How much one widget's render may repeat and write (see ``RenderLimits``): a render past them throws
+    /// a ``TemplateError`` of kind ``TemplateError/Kind/tooLarge``.
+    public var limits: RenderLimits = .default
 
     /// A renderer with a library of templates.
     public init(library: TemplateLibrary = .builtIn, defaultCurrency: String? = nil, clickLink: ClickLink? = nil) {
@@ -39,7 +42,7 @@ public struct WidgetRenderer: Sendable {
         let context = WidgetContext(widget, blockId: blockId, includeStyles: includeStyles, defaultCurrency: defaultCurrency,
                                     clickLink: clickLink)
         do {
-            return try compiled.render(.context(context), partials: library)
+            return try compiled.render(.context(context), partials: library, limits: limits)
         } catch {
             throw .template(error)
         }

@@ -1,5 +1,7 @@
 import RecoKit
+import RecoKitTesting
 import RecoTemplates
+import RecoVendors
 import Testing
 
 /// A render stops at its `RenderLimits` with the place where it stopped, however the template multiplies
@@ -103,6 +105,17 @@ struct RenderLimitsTests {
         let value2: TemplateValue = .object(["big": .string(String(repeating: "ğ", count: 500)), "items": .list(Array(repeating: true, count: 100))])
         let wideFailure = #expect(throws: TemplateError.self) { try wide.render(value2, limits: RenderLimits(maximumOutputBytes: 5_000)) }
         #expect(wideFailure?.message.hasPrefix("the render has written 6000 bytes here") == true)
+    }
+
+    @Test("a widget renderer renders within its own limits")
+    func widgetRendererLimits() throws {
+        let widget = try VendorPayloads.decode(SamplePayloads.data(named: "segmentify-product-page")).widgets[0]
+        var renderer = WidgetRenderer()
+        #expect(try renderer.render(widget).contains("data-reco-product-id"))
+        renderer.limits = RenderLimits(maximumSteps: 10)
+        let failure = #expect(throws: RenderError.self) { try renderer.render(widget) }
+        #expect(failure?.kind == .template)
+        #expect(failure?.description.contains("RenderLimits.maximumSteps") == true)
     }
 
     @Test("the defaults are documented ones")
