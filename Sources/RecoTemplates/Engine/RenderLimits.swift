@@ -18,14 +18,15 @@ public struct RenderLimits: Sendable, Hashable {
     public var maximumSteps: Int
     /// How many bytes of text (UTF-8) one render may write. It is checked each time a section's or
     /// template's content starts, so a render may pass it by the text and values of that content before
-    /// it stops. Default 64 MiB.
+    /// it stops. Default 256 MiB: a preview page writes each product's name several times, and names may be
+    /// as long as the JSON parser allows (16 MiB); a page of 8 MB names is 72 MB of HTML.
     public var maximumOutputBytes: Int
 
-    public init(maximumSteps: Int = 10_000_000, maximumOutputBytes: Int = 64 << 20) {
+    public init(maximumSteps: Int = 10_000_000, maximumOutputBytes: Int = 256 << 20) {
         self.maximumSteps = maximumSteps
         self.maximumOutputBytes = maximumOutputBytes
     }
 
-    /// 10,000,000 steps and 64 MiB of text.
+    /// 10,000,000 steps and 256 MiB of text.
     public static let `default` = RenderLimits()
 }

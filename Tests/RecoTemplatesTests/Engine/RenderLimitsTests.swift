@@ -120,6 +120,6 @@ struct RenderLimitsTests {
 
     @Test("the defaults are documented ones")
     func defaults() {
-        #expect(RenderLimits.default == RenderLimits(maximumSteps: 10_000_000, maximumOutputBytes: 64 << 20))
+        #expect(RenderLimits.default == RenderLimits(maximumSteps: 10_000_000, maximumOutputBytes: 256 << 20))
     }
 }
