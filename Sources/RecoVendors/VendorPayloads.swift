@@ -63,17 +63,7 @@ public enum VendorPayloads {
         _ data: Data, vendor: Vendor? = nil, language: String? = nil, variantId: RetenoVariantId? = nil, title: String = "",
         limits: ReplyLimits = .default
     ) throws(PayloadError) -> Recommendations<RawProduct> {
-        guard let tape = try JSONTape.parse(data, limits: limits.json) else {
-            return try decode(JSONValue(parsing: data, limits: limits.json), vendor: vendor, language: language, variantId: variantId, title: title, limits: limits)
-        }
-        // Recommendation replies are read in place; the other kinds are small and read as a tree.
-        let root = tape.root
-        switch try kind(ofNode: root, vendor: vendor) {
-        case .retenoRecommendations, .segmentifyRecommendations:
-            return try decode(node: root, vendor: vendor, language: language, variantId: variantId, title: title, limits: limits)
-        default:
-            return try decode(root.value, vendor: vendor, language: language, variantId: variantId, title: title, limits: limits)
-        }
+        try PayloadDocument(parsing: data, limits: limits.json).decode(vendor: vendor, language: language, variantId: variantId, title: title, limits: limits)
     }
 
     /// Decodes an already parsed payload (see ``decode(_:vendor:language:variantId:title:limits:)-(Data,_,_,_,_,_)``).
@@ -102,10 +92,10 @@ public enum VendorPayloads {
         case .segmentifyKeys, .bloomreachSegments, .connectifPurchase, .eightDigitsReply:
             throw .unrecognized("this is \(kind.title), which carries no recommendations (VendorPayloads.describe tells what it holds)")
         case .segmentifySearch:
-            let search = try SegmentifySearch.decode(json.tree, language: language, limits: limits)
+            let search = try SegmentifySearch.decode(node: json, language: language, limits: limits)
             var reply = search.recommendations
             if search.products.items.isEmpty {
-                let phase = search.phase == .beforeSearch ? "before search" : "after search"
+                let phase = search.campaign.phase == .beforeSearch ? "before search" : "after search"
                 reply.report.notices.append(DecodingNotice(
                     .emptyWidget, at: search.products.path, "the \(phase) reply (\(search.products.instanceId)) has no products to show"))
             }

@@ -26,10 +26,25 @@ extension VendorPayloads {
     ///   `vendorError` carrying the server's message), a malformed payload with its path, or
     ///   `unrecognized` when the payload is not of a kind described here.
     public static func describe(_ json: JSONValue, kind: VendorPayloadKind? = nil) throws(PayloadError) -> VendorReplyDescription {
-        guard let kind = kind ?? detect(json) else { throw .unrecognized("not a known vendor payload") }
+        try describe(node: json, kind: kind)
+    }
+
+    /// Decodes the bytes of a payload that carries no recommendations and describes it (see the
+    /// `JSONValue` overload). The bytes are read in place, as ``decode(_:vendor:language:variantId:title:limits:)-(Data,_,_,_,_,_)``
+    /// reads them: no tree of the whole payload is made.
+    /// - Parameter limits: bounds on the payload's size and shape (``RecoKit/JSONLimits/default`` unless given).
+    /// - Throws: ``PayloadError`` as the `JSONValue` overload, and `invalidJSON` or `limitExceeded` for the bytes.
+    public static func describe(_ data: Data, kind: VendorPayloadKind? = nil, limits: JSONLimits = .default) throws(PayloadError) -> VendorReplyDescription {
+        let document = try PayloadDocument(parsing: data, limits: limits)
+        return try document.describe(kind: kind)
+    }
+
+    /// ``describe(_:kind:)`` for a tree or a tape.
+    static func describe<Node: JSONNode>(node json: Node, kind: VendorPayloadKind?) throws(PayloadError) -> VendorReplyDescription {
+        guard let kind = kind ?? detect(node: json) else { throw .unrecognized("not a known vendor payload") }
         switch kind {
         case .segmentifyKeys:
-            let keys = try SegmentifyKeys.decode(json)
+            let keys = try SegmentifyKeys.decode(node: json)
             var lines = ["userId \(keys.userId ?? "")"]
             if let sessionId = keys.sessionId { lines.append("sessionId \(sessionId)") }
             lines += keys.keys.dropFirst(2).map { "key \($0)" }
@@ -38,7 +53,7 @@ extension VendorPayloads {
             if let sessionId = keys.sessionId { members["sessionId"] = .string(sessionId) }
             return VendorReplyDescription(kind: kind, lines: lines, json: .object(members), notices: [])
         case .bloomreachSegments:
-            let decoded = try BloomreachSegments.decode(json)
+            let decoded = try BloomreachSegments.decode(node: json)
             var lines: [String] = []
             var members: [String: JSONValue] = [:]
             for category in decoded.segments.categoryNames {
@@ -48,7 +63,7 @@ extension VendorPayloads {
             }
             return VendorReplyDescription(kind: kind, lines: lines, json: .object(members), notices: decoded.notices)
         case .connectifPurchase:
-            let event = try ConnectifPurchaseEvent.decode(Data(JSONWriter.string(json).utf8))
+            let event = try ConnectifPurchaseEvent.decode(node: json)
             let purchase = event.purchase
             var lines = [
                 "purchase \(purchase.purchaseId), cart \(purchase.cartId)",
@@ -60,7 +75,7 @@ extension VendorPayloads {
             }
             return VendorReplyDescription(kind: kind, lines: lines, json: event.json, notices: [])
         case .eightDigitsReply:
-            let data = try EightDigitsReply.decode(json)
+            let data = try EightDigitsReply.decode(node: json)?.tree
             let lines = data.map { ["result code 0 (success)", "data \(JSONWriter.string($0))"] } ?? ["result code 0 (success), no data"]
             return VendorReplyDescription(kind: kind, lines: lines, json: ["code": 0, "data": data ?? .null], notices: [])
         case .segmentifyRecommendations, .segmentifySearch, .retenoRecommendations:

@@ -10,7 +10,8 @@ private let variant = try! RetenoVariantId("r1107v1482")
 /// the other decoders take the value parsed once (their bytes entry points only parse first), so each
 /// run costs one parse per entry point kind rather than one per decoder. Seeds: `Samples/Payloads`.
 /// Decoding from bytes reads the reply in place (a tape); decoding the parsed value reads the tree: both
-/// must give the same widgets, products and report.
+/// must give the same widgets, products and report; and a payload without recommendations the same
+/// description (``VendorPayloads/describe(_:kind:limits:)`` from bytes, and from the tree).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzVendorReplies(_ pointer: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let data = FuzzInput(pointer, size).data
@@ -26,7 +27,9 @@ public func fuzzVendorReplies(_ pointer: UnsafePointer<UInt8>?, _ size: Int) -> 
         let tree = Result { () throws(PayloadError) in try VendorPayloads.decode(json, vendor: vendor) }
         fuzzCheck(summary(bytes) == summary(tree), "bytes and tree disagree as \(vendor)")
     }
-    if let kind = VendorPayloads.detect(json) { _ = try? VendorPayloads.describe(json, kind: kind) }
+    let describedFromBytes = Result { () throws(PayloadError) in try VendorPayloads.describe(data) }
+    let describedFromTree = Result { () throws(PayloadError) in try VendorPayloads.describe(json) }
+    fuzzCheck(summary(describedFromBytes) == summary(describedFromTree), "bytes and tree describe it apart: \(summary(describedFromBytes).prefix(300)) / \(summary(describedFromTree).prefix(300))")
     _ = try? VendorPayloads.decode(json, vendor: .reteno)
     _ = try? SegmentifyRecommendations.decode(json, language: "TR")
     _ = try? SegmentifySearch.decode(json, language: "EN")
@@ -35,6 +38,14 @@ public func fuzzVendorReplies(_ pointer: UnsafePointer<UInt8>?, _ size: Int) -> 
     _ = try? BloomreachSegments.decode(json)
     _ = try? EightDigitsReply.decode(json)
     return 0
+}
+
+/// What a description gave, as text: all of it, or the error.
+private func summary(_ result: Result<VendorReplyDescription, PayloadError>) -> String {
+    switch result {
+    case .success(let description): "\(description)"
+    case .failure(let error): "error \(error) \(error.path) \(String(describing: error.position))"
+    }
 }
 
 /// What a decoding gave, as text: every widget's ids, products and paths, and the report; or the error.

@@ -56,19 +56,19 @@ enum DecodeCommand: Command {
         let file = options.payload == "-" ? "<stdin>" : options.payload
         let reply: Recommendations<RawProduct>
         do {
-            let json = try JSONValue(parsing: PayloadFile(path: options.payload).read())
-            if options.variantId != nil, VendorPayloads.detect(json) != .retenoRecommendations, options.vendor != .reteno {
+            let document = try PayloadDocument(parsing: PayloadFile(path: options.payload).read(), limits: options.limits.json)
+            if options.variantId != nil, document.detectedKind != .retenoRecommendations, options.vendor != .reteno {
                 throw UsageError("--variant names a Reteno variant, but \(file) is not a Reteno reply")
             }
-            let kind = try VendorPayloads.kind(of: json, vendor: options.vendor)
+            let kind = try document.kind(vendor: options.vendor)
             guard kind.carriesRecommendations else {
-                let description = try VendorPayloads.describe(json, kind: kind)
+                let description = try document.describe(kind: kind)
                 var out = BufferedOutput(.standardOutput)
                 if options.json { DecodeOutput.writeJSON(description, to: &out) } else { DecodeOutput.writeSummary(description, to: &out) }
                 out.flush()
                 return 0
             }
-            reply = try VendorPayloads.decode(json, vendor: options.vendor, language: options.language, variantId: options.variantId, title: options.title, limits: options.limits)
+            reply = try document.decode(vendor: options.vendor, language: options.language, variantId: options.variantId, title: options.title, limits: options.limits)
         } catch let error as PayloadError {
             Console.error("error: " + (error.kind == .unreadable ? error.description : error.inFile(file).description))
             return 1

@@ -90,13 +90,12 @@ extension PreviewPayload {
         let source = PayloadFile(path: file)
         var kind: VendorPayloadKind?
         do {
-            let data = try source.read()
-            let json = try? JSONValue(parsing: data)
-            kind = json.flatMap(VendorPayloads.detect)
-            if let json, let kind, !kind.carriesRecommendations {
-                return PreviewPayload(file: file, page: page, vendor: kind.vendor.rawValue, outcome: .other(try VendorPayloads.describe(json, kind: kind)))
+            let document = try source.parse()
+            kind = document.detectedKind
+            if let kind, !kind.carriesRecommendations {
+                return PreviewPayload(file: file, page: page, vendor: kind.vendor.rawValue, outcome: .other(try document.describe(kind: kind)))
             }
-            let reply = try source.decode(data, title: standInTitle)
+            let reply = try source.decode(document, title: standInTitle)
             var payload = PreviewPayload(file: file, page: page, vendor: kind?.vendor.rawValue ?? reply.widgets.first?.vendor.rawValue, outcome: .recommendations(reply))
             payload.isSearch = kind == .segmentifySearch
             return payload

@@ -15,7 +15,18 @@ struct PayloadFile {
     /// - Throws: ``PayloadError`` naming the file: unreadable, invalid JSON with line and column, a
     ///   vendor's error reply, or a document that is no recommendation reply.
     func decode(language: String? = nil, variantId: RetenoVariantId? = nil, title: String = "", limits: ReplyLimits = .default) throws(PayloadError) -> Recommendations<RawProduct> {
-        try decode(read(), language: language, variantId: variantId, title: title, limits: limits)
+        try decode(parse(limits: limits.json), language: language, variantId: variantId, title: title, limits: limits)
+    }
+
+    /// Reads the file and parses it once, in place (see `PayloadDocument`).
+    /// - Throws: ``PayloadError`` naming the file: unreadable, or invalid JSON with line and column.
+    func parse(limits: JSONLimits = .default) throws(PayloadError) -> PayloadDocument {
+        let data = try read()
+        do {
+            return try PayloadDocument(parsing: data, limits: limits)
+        } catch {
+            throw error.inFile(displayName)
+        }
     }
 
     /// The file's bytes (standard input for `-`).
@@ -32,12 +43,12 @@ struct PayloadFile {
         }
     }
 
-    /// Decodes bytes read from this file.
+    /// Decodes the recommendations of this file's parsed document.
     /// - Throws: ``PayloadError`` naming the file.
     /// - Parameters: see ``VendorPayloads/decode(_:vendor:language:variantId:title:limits:)``.
-    func decode(_ data: Data, language: String? = nil, variantId: RetenoVariantId? = nil, title: String = "", limits: ReplyLimits = .default) throws(PayloadError) -> Recommendations<RawProduct> {
+    func decode(_ document: PayloadDocument, language: String? = nil, variantId: RetenoVariantId? = nil, title: String = "", limits: ReplyLimits = .default) throws(PayloadError) -> Recommendations<RawProduct> {
         do {
-            return try VendorPayloads.decode(data, language: language, variantId: variantId, title: title, limits: limits)
+            return try document.decode(language: language, variantId: variantId, title: title, limits: limits)
         } catch {
             throw error.inFile(displayName)
         }

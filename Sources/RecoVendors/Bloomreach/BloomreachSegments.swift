@@ -39,16 +39,21 @@ public enum BloomreachSegments {
     /// Decodes a segments answer already parsed.
     /// - Throws: ``PayloadError`` when the answer is not an object.
     public static func decode(_ value: JSONValue) throws(PayloadError) -> Decoded {
-        guard let members = value.objectValue else {
-            throw .typeMismatch(expected: "an object of segment categories", found: value, at: .root)
+        try decode(node: value)
+    }
+
+    /// Decodes a segments answer read as a tree or a tape (see the `JSONValue` overload).
+    static func decode<Node: JSONNode>(node value: Node) throws(PayloadError) -> Decoded {
+        guard let names = value.nodeKeys else {
+            throw .typeMismatch(expected: "an object of segment categories", found: value.kindPlaceholder, at: .root)
         }
         var categories: [SegmentCategory: [Segment]] = [:]
         var notices: [DecodingNotice] = []
-        for name in members.keys.sorted() {
+        for name in names.sorted() {
             let category = SegmentCategory(name)
             let path = JSONPath.root.appending(key: name)
-            guard let entries = members[name]?.arrayValue else {
-                let found = members[name]?.kindDescription ?? "nothing"
+            guard let entries = value[name]?.nodeElements else {
+                let found = value[name]?.kindPlaceholder.kindDescription ?? "nothing"
                 notices.append(DecodingNotice(.invalidSegment, at: path, "expected an array of segments, found \(found); category left out"))
                 continue
             }
@@ -72,9 +77,9 @@ public enum BloomreachSegments {
         case leftOut(DecodingNotice)
     }
 
-    private static func segment(_ entry: JSONValue, at path: JSONPath) -> Entry {
-        guard entry.objectValue != nil else {
-            return .leftOut(DecodingNotice(.invalidSegment, at: path, "expected a segment object, found \(entry.kindDescription); segment left out"))
+    private static func segment<Node: JSONNode>(_ entry: Node, at path: JSONPath) -> Entry {
+        guard entry.isObject else {
+            return .leftOut(DecodingNotice(.invalidSegment, at: path, "expected a segment object, found \(entry.kindPlaceholder.kindDescription); segment left out"))
         }
         var strings: [String] = []
         for key in ["id", "segmentation_id"] {
@@ -83,7 +88,7 @@ public enum BloomreachSegments {
                 return .leftOut(DecodingNotice(.invalidSegment, at: keyPath, "missing \"\(key)\"; segment left out"))
             }
             guard let text = member.stringValue else {
-                return .leftOut(DecodingNotice(.invalidSegment, at: keyPath, "expected a string, found \(member.kindDescription); segment left out"))
+                return .leftOut(DecodingNotice(.invalidSegment, at: keyPath, "expected a string, found \(member.kindPlaceholder.kindDescription); segment left out"))
             }
             strings.append(text)
         }

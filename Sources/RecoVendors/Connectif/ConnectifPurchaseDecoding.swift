@@ -10,7 +10,11 @@ extension ConnectifPurchaseEvent {
     ///   (`missing required key "cartId" at $.purchase`), including the purchase rules of
     ///   ``Purchase/validate()``.
     public static func decode(_ data: Data, limits: JSONLimits = .default) throws(PayloadError) -> ConnectifPurchaseEvent {
-        let root = try JSONValue(parsing: data, limits: limits)
+        try PayloadDocument(parsing: data, limits: limits).connectifPurchase()
+    }
+
+    /// Reads a purchase event read as a tree or a tape (see the `Data` overload).
+    static func decode<Node: JSONNode>(node root: Node) throws(PayloadError) -> ConnectifPurchaseEvent {
         let reader = Reader(value: root, path: .root)
         let type = try reader.string("type")
         guard type == Self.type else {
@@ -51,24 +55,24 @@ extension ConnectifPurchaseEvent {
 }
 
 /// Reads typed members of one JSON object, naming the path of whatever is missing or mistyped.
-private struct Reader {
-    let value: JSONValue
+private struct Reader<Node: JSONNode> {
+    let value: Node
     let path: JSONPath
 
-    func member(_ key: String) throws(PayloadError) -> JSONValue {
+    func member(_ key: String) throws(PayloadError) -> Node {
         guard let member = value[key], !member.isNull else { throw .missingKey(key, at: path) }
         return member
     }
 
     func object(_ key: String) throws(PayloadError) -> Reader {
         let member = try member(key)
-        guard member.objectValue != nil else { throw .typeMismatch(expected: "an object", found: member, at: path.appending(key: key)) }
+        guard member.isObject else { throw .typeMismatch(expected: "an object", found: member.kindPlaceholder, at: path.appending(key: key)) }
         return Reader(value: member, path: path.appending(key: key))
     }
 
     func string(_ key: String) throws(PayloadError) -> String {
         let member = try member(key)
-        guard let text = member.stringValue else { throw .typeMismatch(expected: "a string", found: member, at: path.appending(key: key)) }
+        guard let text = member.stringValue else { throw .typeMismatch(expected: "a string", found: member.kindPlaceholder, at: path.appending(key: key)) }
         return text
     }
 
@@ -78,7 +82,8 @@ private struct Reader {
 
     func int(_ key: String) throws(PayloadError) -> Int {
         let member = try member(key)
-        guard let number = member.intValue else { throw .typeMismatch(expected: "a whole number", found: member, at: path.appending(key: key)) }
+        // A scalar's tree is the scalar alone: cheap to make, and it reads numbers and numeric strings alike.
+        guard let number = member.tree.intValue else { throw .typeMismatch(expected: "a whole number", found: member.kindPlaceholder, at: path.appending(key: key)) }
         return number
     }
 
@@ -88,7 +93,7 @@ private struct Reader {
 
     func decimal(_ key: String) throws(PayloadError) -> Decimal {
         let member = try member(key)
-        guard let amount = member.decimalValue else { throw .typeMismatch(expected: "a number", found: member, at: path.appending(key: key)) }
+        guard let amount = member.tree.decimalValue else { throw .typeMismatch(expected: "a number", found: member.kindPlaceholder, at: path.appending(key: key)) }
         return amount
     }
 
@@ -106,11 +111,11 @@ private struct Reader {
 
     func optionalStrings(_ key: String) throws(PayloadError) -> [String]? {
         guard let member = value[key], !member.isNull else { return nil }
-        guard let elements = member.arrayValue else { throw .typeMismatch(expected: "an array of strings", found: member, at: path.appending(key: key)) }
+        guard let elements = member.nodeElements else { throw .typeMismatch(expected: "an array of strings", found: member.kindPlaceholder, at: path.appending(key: key)) }
         var texts: [String] = []
         for (index, element) in elements.enumerated() {
             guard let text = element.stringValue else {
-                throw .typeMismatch(expected: "a string", found: element, at: path.appending(key: key).appending(index: index))
+                throw .typeMismatch(expected: "a string", found: element.kindPlaceholder, at: path.appending(key: key).appending(index: index))
             }
             texts.append(text)
         }
@@ -119,13 +124,13 @@ private struct Reader {
 
     func purchase() throws(PayloadError) -> Purchase {
         let productsValue = try member("products")
-        guard let elements = productsValue.arrayValue else {
-            throw .typeMismatch(expected: "an array of products", found: productsValue, at: path.appending(key: "products"))
+        guard let elements = productsValue.nodeElements else {
+            throw .typeMismatch(expected: "an array of products", found: productsValue.kindPlaceholder, at: path.appending(key: "products"))
         }
         var products: [ProductBasketItem] = []
         for (index, element) in elements.enumerated() {
             let itemPath = path.appending(key: "products").appending(index: index)
-            guard element.objectValue != nil else { throw .typeMismatch(expected: "a product object", found: element, at: itemPath) }
+            guard element.isObject else { throw .typeMismatch(expected: "a product object", found: element.kindPlaceholder, at: itemPath) }
             products.append(try Reader(value: element, path: itemPath).basketItem())
         }
         var sourceType: PurchaseSourceType?

@@ -18,13 +18,19 @@ public enum EightDigitsReply {
 
     /// Checks `result.code` of an already parsed reply and returns `data`.
     public static func decode(_ reply: JSONValue) throws(PayloadError) -> JSONValue? {
-        guard reply.objectValue != nil else { throw .typeMismatch(expected: "an object", found: reply, at: .root) }
+        try decode(node: reply)?.tree
+    }
+
+    /// Checks `result.code` of a reply read as a tree or a tape and returns `data` as read.
+    static func decode<Node: JSONNode>(node reply: Node) throws(PayloadError) -> Node? {
+        guard reply.isObject else { throw .typeMismatch(expected: "an object", found: reply.kindPlaceholder, at: .root) }
         guard let result = reply["result"] else { throw .missingKey("result", at: .root) }
         let resultPath = JSONPath.root.appending(key: "result")
-        guard result.objectValue != nil else { throw .typeMismatch(expected: "an object", found: result, at: resultPath) }
+        guard result.isObject else { throw .typeMismatch(expected: "an object", found: result.kindPlaceholder, at: resultPath) }
         guard let codeValue = result["code"] else { throw .missingKey("code", at: resultPath) }
-        guard let code = codeValue.intValue else {
-            throw .typeMismatch(expected: "a whole number", found: codeValue, at: resultPath.appending(key: "code"))
+        // The code is a scalar: its tree is the scalar alone.
+        guard let code = codeValue.tree.intValue else {
+            throw .typeMismatch(expected: "a whole number", found: codeValue.kindPlaceholder, at: resultPath.appending(key: "code"))
         }
         guard code == 0 else {
             let message = result["message"]?.scalarText ?? "(no message)"

@@ -31,15 +31,22 @@ public struct SegmentifyKeys: Hashable, Sendable {
     /// Decodes a key reply already parsed.
     /// - Throws: ``PayloadError`` with the path of the first value that is not a non-empty id.
     public static func decode(_ json: JSONValue) throws(PayloadError) -> SegmentifyKeys {
-        guard case .array(let elements) = json else { throw .typeMismatch(expected: "an array of keys", found: json, at: .root) }
+        try decode(node: json)
+    }
+
+    /// Decodes a key reply read as a tree or a tape (see the `JSONValue` overload).
+    static func decode<Node: JSONNode>(node json: Node) throws(PayloadError) -> SegmentifyKeys {
+        guard let elements = json.nodeElements else { throw .typeMismatch(expected: "an array of keys", found: json.kindPlaceholder, at: .root) }
         guard !elements.isEmpty else { throw .invalidValue("the reply holds no key", at: .root) }
         var keys: [String] = []
+        keys.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
-            switch element {
+            // Each key is a scalar: its tree is the scalar alone.
+            switch element.tree {
             case .string(let text) where !text.isEmpty: keys.append(text)
             case .number(let number): keys.append(number.text)
             case .string: throw .invalidValue("an empty key", at: JSONPath.root.appending(index: index))
-            default: throw .typeMismatch(expected: "a key string", found: element, at: JSONPath.root.appending(index: index))
+            default: throw .typeMismatch(expected: "a key string", found: element.kindPlaceholder, at: JSONPath.root.appending(index: index))
             }
         }
         return SegmentifyKeys(keys: keys)
