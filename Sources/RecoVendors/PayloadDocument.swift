@@ -12,10 +12,13 @@ package struct PayloadDocument: Sendable {
     }
 
     private let root: Root
+    /// How many bytes the document has.
+    let byteCount: Int
 
     /// Parses the bytes.
     /// - Throws: ``PayloadError`` as ``JSONValue/init(parsing:limits:)-(Data,_)`` does.
     package init(parsing data: Data, limits: JSONLimits = .default) throws(PayloadError) {
+        byteCount = data.count
         if let tape = try JSONTape.parse(data, limits: limits) {
             root = .tape(tape.root)
         } else {
@@ -58,8 +61,13 @@ package struct PayloadDocument: Sendable {
     }
 
     /// What a payload that carries no recommendations holds (``VendorPayloads/describe(_:kind:)``).
-    package func describe(kind: VendorPayloadKind?) throws(PayloadError) -> VendorReplyDescription {
-        switch root {
+    /// - Parameter limits: the most bytes a payload of its kind may have; nil for the kind's
+    ///   ``VendorPayloadKind/defaultLimits``.
+    package func describe(kind: VendorPayloadKind?, limits: JSONLimits? = nil) throws(PayloadError) -> VendorReplyDescription {
+        if let kind = kind ?? detectedKind, let error = kind.sizeError(byteCount: byteCount, limits: limits ?? kind.defaultLimits) {
+            throw error
+        }
+        return switch root {
         case .tape(let view): try VendorPayloads.describe(node: view, kind: kind)
         case .tree(let tree): try VendorPayloads.describe(node: tree, kind: kind)
         }

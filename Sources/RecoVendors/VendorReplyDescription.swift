@@ -32,11 +32,12 @@ extension VendorPayloads {
     /// Decodes the bytes of a payload that carries no recommendations and describes it (see the
     /// `JSONValue` overload). The bytes are read in place, as ``decode(_:vendor:language:variantId:title:limits:)-(Data,_,_,_,_,_)``
     /// reads them: no tree of the whole payload is made.
-    /// - Parameter limits: bounds on the payload's size and shape (``RecoKit/JSONLimits/default`` unless given).
+    /// - Parameter limits: bounds on the payload's size and shape; nil for its kind's
+    ///   ``VendorPayloadKind/defaultLimits`` (a Segmentify key reply of more than 1 MiB is refused).
     /// - Throws: ``PayloadError`` as the `JSONValue` overload, and `invalidJSON` or `limitExceeded` for the bytes.
-    public static func describe(_ data: Data, kind: VendorPayloadKind? = nil, limits: JSONLimits = .default) throws(PayloadError) -> VendorReplyDescription {
-        let document = try PayloadDocument(parsing: data, limits: limits)
-        return try document.describe(kind: kind)
+    public static func describe(_ data: Data, kind: VendorPayloadKind? = nil, limits: JSONLimits? = nil) throws(PayloadError) -> VendorReplyDescription {
+        let document = try PayloadDocument(parsing: data, limits: limits ?? .default)
+        return try document.describe(kind: kind, limits: limits)
     }
 
     /// ``describe(_:kind:)`` for a tree or a tape.

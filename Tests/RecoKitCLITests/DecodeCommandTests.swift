@@ -219,6 +219,13 @@ struct DecodeCommandTests {
         #expect(result.errorLines.count == 2 && result.errorLines.last == "see 'recokit help decode'", "one line and the hint, not the help: \(result.stderr)")
     }
 
+    @Test func aKeyReplyOverItsCapIsOneErrorLine() throws {
+        let payload = Data(#"["-897541074991628287","-2066154474596835328"]"#.utf8) + Data(repeating: UInt8(ascii: " "), count: 1 << 20)
+        let result = try CLI.run(["decode", "-"], stdin: payload)
+        #expect(result.status == 1)
+        #expect(result.errorLines == ["error: <stdin>: JSON limit exceeded: a Segmentify key reply of \(payload.count) bytes, more than 1048576 (JSONLimits.maximumInputBytes; VendorPayloadKind.defaultLimits for this kind) at $"])
+    }
+
     @Test func variantOnANonRetenoPayloadIsAUsageError() throws {
         let result = try CLI.run(["decode", "-", "--variant", "r1v2"], stdin: Data(#"{"statusCode":"SUCCESS","responses":[[]]}"#.utf8))
         #expect(result.status == 2)

@@ -37,6 +37,41 @@ import Testing
         }
     }
 
+    /// Payloads that carry no recommendations are made into values whole, so each kind is read with a
+    /// cap that fits what it holds (``VendorPayloadKind/defaultLimits``): at the cap it is described,
+    /// one byte over it is refused with the kind and the cap named, and the caller's own limits read more.
+    @Test(arguments: [
+        ("segmentify-keys", VendorPayloadKind.segmentifyKeys, 1 << 20), ("bloomreach-segments", .bloomreachSegments, 1 << 20),
+        ("8digits-badges", .eightDigitsReply, 1 << 20), ("connectif-purchase", .connectifPurchase, 4 << 20),
+    ])
+    func aPayloadWithoutRecommendationsIsHeldToItsKindsCap(sample: String, kind: VendorPayloadKind, cap: Int) throws {
+        #expect(kind.defaultLimits.maximumInputBytes == cap)
+        let data = try SamplePayloads.data(named: sample)
+        // Trailing white space keeps the document the same payload at any size.
+        let atCap = data + Data(repeating: UInt8(ascii: " "), count: cap - data.count)
+        let overCap = atCap + Data(" ".utf8)
+        #expect(try VendorPayloads.describe(atCap).kind == kind)
+        let error = try #require(limitError { _ = try VendorPayloads.describe(overCap) })
+        #expect(error.message == "\(kind.title) of \(cap + 1) bytes, more than \(cap) (JSONLimits.maximumInputBytes; VendorPayloadKind.defaultLimits for this kind)")
+        #expect(try VendorPayloads.describe(overCap, limits: JSONLimits(maximumInputBytes: cap + 1)).kind == kind)
+        // The kind's own decoder, from bytes, holds to the same cap.
+        let decode: (Data) throws -> Void = switch kind {
+        case .segmentifyKeys: { _ = try SegmentifyKeys.decode($0) }
+        case .bloomreachSegments: { _ = try BloomreachSegments.decode($0) }
+        case .eightDigitsReply: { _ = try EightDigitsReply.decode($0) }
+        default: { _ = try ConnectifPurchaseEvent.decode($0) }
+        }
+        try decode(atCap)
+        #expect(limitError { try decode(overCap) } != nil)
+    }
+
+    /// Replies that carry recommendations keep the general cap: their products are read in place.
+    @Test func repliesOfRecommendationsKeepTheDefaultLimits() {
+        for kind in VendorPayloadKind.allCases where kind.carriesRecommendations {
+            #expect(kind.defaultLimits == .default)
+        }
+    }
+
     @Test func aDepthLimitNamesWhereInTheReplyItWasReached() throws {
         let data = try SamplePayloads.data(named: "segmentify-home-page")
         let error = try #require(limitError { _ = try VendorPayloads.decode(data, limits: ReplyLimits(json: JSONLimits(maximumDepth: 4))) })

@@ -29,10 +29,10 @@ public enum BloomreachSegments {
     }
 
     /// Decodes a segments answer from its bytes.
-    /// - Parameter limits: bounds on the reply's size and shape (``RecoKit/JSONLimits/default`` unless given);
-    ///   a reply beyond them is a `limitExceeded` error.
+    /// - Parameter limits: bounds on the reply's size and shape (documents of 1 MiB unless given:
+    ///   ``VendorPayloadKind/defaultLimits``); a reply beyond them is a `limitExceeded` error.
     /// - Throws: ``PayloadError`` when the bytes are not JSON or the answer is not an object.
-    public static func decode(_ data: Data, limits: JSONLimits = .default) throws(PayloadError) -> Decoded {
+    public static func decode(_ data: Data, limits: JSONLimits = VendorPayloadKind.bloomreachSegments.defaultLimits) throws(PayloadError) -> Decoded {
         try decode(JSONValue(parsing: data, limits: limits))
     }
 

@@ -4,12 +4,12 @@ extension ConnectifPurchaseEvent {
     /// Reads a purchase event written by ``body`` (or by hand, as in `Samples/Payloads/connectif-purchase.json`).
     ///
     /// Amounts may be JSON numbers or numeric strings and are read exactly as `Decimal`.
-    /// - Parameter limits: bounds on the reply's size and shape (``RecoKit/JSONLimits/default`` unless given);
-    ///   a reply beyond them is a `limitExceeded` error.
+    /// - Parameter limits: bounds on the event's size and shape (documents of 4 MiB unless given:
+    ///   ``VendorPayloadKind/defaultLimits``); an event beyond them is a `limitExceeded` error.
     /// - Throws: ``PayloadError`` with the JSON path of the first missing, mistyped or invalid field
     ///   (`missing required key "cartId" at $.purchase`), including the purchase rules of
     ///   ``Purchase/validate()``.
-    public static func decode(_ data: Data, limits: JSONLimits = .default) throws(PayloadError) -> ConnectifPurchaseEvent {
+    public static func decode(_ data: Data, limits: JSONLimits = VendorPayloadKind.connectifPurchase.defaultLimits) throws(PayloadError) -> ConnectifPurchaseEvent {
         try PayloadDocument(parsing: data, limits: limits).connectifPurchase()
     }
 

@@ -11,8 +11,9 @@ import Foundation
 /// non-zero code, or what is missing or mistyped and where.
 public enum EightDigitsReply {
     /// Checks `result.code` and returns `data` (nil when the reply has none, as after end-visit).
-    /// - Parameter limits: bounds on the reply's size and shape (``RecoKit/JSONLimits/default`` unless given).
-    public static func decode(_ data: Data, limits: JSONLimits = .default) throws(PayloadError) -> JSONValue? {
+    /// - Parameter limits: bounds on the reply's size and shape (documents of 1 MiB unless given:
+    ///   ``VendorPayloadKind/defaultLimits``).
+    public static func decode(_ data: Data, limits: JSONLimits = VendorPayloadKind.eightDigitsReply.defaultLimits) throws(PayloadError) -> JSONValue? {
         try decode(JSONValue(parsing: data, limits: limits))
     }
 
@@ -42,7 +43,7 @@ public enum EightDigitsReply {
 
     /// The non-zero `result.code` and its message, when the reply is a readable error reply.
     static func serverFailure(_ data: Data) -> (code: Int, message: String)? {
-        guard let reply = try? JSONValue(parsing: data), let code = reply["result"]?["code"]?.intValue, code != 0 else { return nil }
+        guard let reply = try? JSONValue(parsing: data, limits: VendorPayloadKind.eightDigitsReply.defaultLimits), let code = reply["result"]?["code"]?.intValue, code != 0 else { return nil }
         return (code, reply["result"]?["message"]?.scalarText ?? "(no message)")
     }
 

@@ -21,10 +21,10 @@ public struct SegmentifyKeys: Hashable, Sendable {
     public var sessionId: String? { keys.count > 1 ? keys[1] : nil }
 
     /// Decodes a key reply from its bytes.
-    /// - Parameter limits: bounds on the reply's size and shape (``RecoKit/JSONLimits/default`` unless given);
-    ///   a reply beyond them is a `limitExceeded` error.
+    /// - Parameter limits: bounds on the reply's size and shape (documents of 1 MiB unless given:
+    ///   ``VendorPayloadKind/defaultLimits``); a reply beyond them is a `limitExceeded` error.
     /// - Throws: ``PayloadError`` when the reply is not an array of non-empty strings.
-    public static func decode(_ data: Data, limits: JSONLimits = .default) throws(PayloadError) -> SegmentifyKeys {
+    public static func decode(_ data: Data, limits: JSONLimits = VendorPayloadKind.segmentifyKeys.defaultLimits) throws(PayloadError) -> SegmentifyKeys {
         try decode(JSONValue(parsing: data, limits: limits))
     }
 
