@@ -9,9 +9,10 @@ import RecoVendors
 // 1. Time (MB/s), interleaved rounds, on a ~1 MB reply.
 // 2. Instructions per byte under callgrind (the same on a loaded machine): parse alone and into the
 //    model, side by side, interleaved rounds. Target: at most 45 instructions per byte into the model.
-// 3. Peak memory decoding a 50 MB Reteno reply, against 3x the reply's size.
+// 3. Peak memory decoding a 50 MB Reteno reply, against 3x the reply's size; and of `recokit decode`,
+//    `decode --json` and `preview` on 50 MB Reteno, Segmentify and Segmentify search replies (RECOKIT).
 // Modes used by the driver: `work <case> <repeats> <file>` (what valgrind runs) and
-// `memory <tape|raw|model|tree> <file>`; `reply <bytes> <file>` writes the synthetic reply. Set RECOKIT_DECODING_CALLGRIND=0 or RECOKIT_DECODING_MEMORY=0 to skip a part.
+// `memory <tape|raw|model|tree> <file>`, `peak <program> <arguments…>`; `reply <bytes> <file>` writes the synthetic reply. Set RECOKIT_DECODING_CALLGRIND=0 or RECOKIT_DECODING_MEMORY=0 to skip a part.
 let arguments = CommandLine.arguments
 let environment = ProcessInfo.processInfo.environment
 
@@ -26,6 +27,12 @@ if arguments.count == 4, arguments[1] == "reply", let bytes = Int(arguments[2]) 
     // The synthetic Segmentify reply, for measuring one case by hand:
     // valgrind --tool=callgrind --toggle-collect='*recokitMeasuredRegion*' DecodingBenchmark work model 1 FILE
     try SyntheticReply.make(targetBytes: bytes).write(to: URL(fileURLWithPath: arguments[3]))
+    exit(0)
+}
+if arguments.count >= 3, arguments[1] == "peak" {
+    // The peak memory of a command, measured from a small process (see `commandPeak`).
+    let (bytes, status) = commandPeak(arguments[2], Array(arguments.dropFirst(3)))
+    print("\(bytes) \(status)")
     exit(0)
 }
 if arguments.count == 4, arguments[1] == "memory" {
@@ -153,6 +160,41 @@ if environment["RECOKIT_DECODING_MEMORY"] == "0" {
     }
     memory.print()
     print("(the process holds about 25 MB before it reads the reply; the models of 100,000 products are the caller's own cost)")
+
+    // The command line on 50 MB replies of each vendor kind that carries recommendations, with its
+    // default limits (at most 20,000 products kept, 100 shown a widget in the preview).
+    if let recokit = environment["RECOKIT"], FileManager.default.isExecutableFile(atPath: recokit) {
+        print()
+        print("Peak memory of recokit (release) on 50 MB replies: the command's whole process, and for preview the payload's own process too")
+        let replies: [(name: String, make: () throws -> Data)] = [
+            ("Reteno", { try RetenoReply.make(targetBytes: 50_000_000) }),
+            ("Segmentify", { SyntheticReply.make(targetBytes: 50_000_000) }),
+            ("Segmentify search", { try SearchReply.make(targetBytes: 50_000_000) }),
+        ]
+        var commands = Table("reply", "reply MB", "command", "peak MB", "peak / reply", "target 3x")
+        for reply in replies {
+            let file = scratch.appendingPathComponent("\(reply.name.replacingOccurrences(of: " ", with: "-"))-50mb.json")
+            let bytes = try reply.make()
+            try bytes.write(to: file)
+            for command in [["decode", file.path], ["decode", file.path, "--json"], ["preview", file.path, "-o", scratch.appendingPathComponent("preview").path]] {
+                let (code, output, errors) = try Callgrind.run(executable, ["peak", recokit] + command)
+                let fields = output.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+                guard code == 0, fields.count == 2, fields[1] == 0 else {
+                    print("recokit \(command.joined(separator: " ")) failed (\(code), \(output.trimmingCharacters(in: .whitespacesAndNewlines))): \(errors.suffix(400))")
+                    status = 1
+                    continue
+                }
+                let ratio = Double(fields[0]) / Double(bytes.count)
+                let name = command[0] + (command.contains("--json") ? " --json" : "")
+                commands.add(reply.name, format(Double(bytes.count) / 1e6, decimals: 1), name, format(Double(fields[0]) / 1e6, decimals: 1),
+                             format(ratio, decimals: 2) + "x", verdict(ratio <= 3))
+            }
+            try? FileManager.default.removeItem(at: file)
+        }
+        commands.print()
+    } else {
+        print("peak memory of recokit: skipped (set RECOKIT to a release recokit; Benchmarks/run does)")
+    }
 }
 try? FileManager.default.removeItem(at: scratch)  // exit() runs no defer
 exit(status)
