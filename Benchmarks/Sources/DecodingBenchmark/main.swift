@@ -30,9 +30,10 @@ if arguments.count == 4, arguments[1] == "reply", let bytes = Int(arguments[2]) 
     exit(0)
 }
 if arguments.count >= 3, arguments[1] == "peak" {
-    // The peak memory of a command, measured from a small process (see `commandPeak`).
-    let (bytes, status) = commandPeak(arguments[2], Array(arguments.dropFirst(3)))
-    print("\(bytes) \(status)")
+    // The peak memory of a command, read by this small process: the driver, holding replies of 50 MB,
+    // would be counted in (see `ProgramRun.peakResidentBytes`).
+    guard let run = runDiscardingOutput(arguments[2], Array(arguments.dropFirst(3))) else { exit(1) }
+    print("\(run.peakResidentBytes) \(run.exitStatus)")
     exit(0)
 }
 if arguments.count == 4, arguments[1] == "memory" {

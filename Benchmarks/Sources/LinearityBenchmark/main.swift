@@ -39,32 +39,15 @@ let commands: [(name: String, arguments: (String) -> [String])] = [
 struct SpawnFailed: Error { let arguments: [String]; let status: Int32 }
 
 /// Seconds for one run of recokit, output to /dev/null; the best of `runs` (the least disturbed by
-/// other work on a shared machine). Spawned and waited for
-/// directly: Foundation's `Process.waitUntilExit` polls, which rounds short runs to 50 ms steps.
+/// other work on a shared machine).
 func time(_ arguments: [String], runs: Int = 5, exitingWith expected: Int32 = 0) throws -> Double {
     var best = Double.infinity
     for _ in 0..<runs {
-        let argv: [UnsafeMutablePointer<CChar>?] = ([recokit] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        #else
-        var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        let spawned = posix_spawn(&pid, recokit, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw SpawnFailed(arguments: arguments, status: spawned) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        guard let run = runDiscardingOutput(recokit, arguments) else { throw SpawnFailed(arguments: arguments, status: -1) }
         best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         // A run that crashed or failed measures nothing: say so rather than time it.
-        guard status & 0x7F == 0, (status >> 8) & 0xFF == expected else { throw SpawnFailed(arguments: arguments, status: status) }
+        guard run.exitStatus == expected else { throw SpawnFailed(arguments: arguments, status: run.exitStatus) }
     }
     return best
 }
