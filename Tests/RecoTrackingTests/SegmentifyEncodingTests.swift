@@ -96,6 +96,9 @@ struct SegmentifyEncodingTests {
         #expect(verdict(200, #"{"statusCode":"SUCCESS"}"#) == "delivered")
         #expect(verdict(200, "") == "delivered")
         #expect(verdict(200, #"{"statusCode":"NO_USERID"}"#).hasPrefix("rejected: Segmentify NO_USERID"))
+        // A reply that carries recommendations too is read in place for its code (6 MB, past a tape's copy).
+        let products = Array(repeating: #"{"productId":"p","name":"Shoe"}"#, count: 200_000).joined(separator: ",")
+        #expect(verdict(200, #"{"responses":[["# + products + #"]],"statusCode":"NO_USERID"}"#).hasPrefix("rejected: Segmentify NO_USERID"))
         #expect(verdict(400, #"{"statusCode":"BAD_INPUT"}"#).hasPrefix("rejected: Segmentify BAD_INPUT"))
         #expect(verdict(200, #"{"statusCode":"NO_DOMAIN_APIKEY_MATCH"}"#).hasPrefix("misconfigured: Segmentify NO_DOMAIN_APIKEY_MATCH"))
         #expect(verdict(403, #"{"statusCode":"NO_ACCOUNT"}"#).hasPrefix("misconfigured"))

@@ -56,7 +56,8 @@ public struct ConnectifAPISender: ConnectifEventSender {
 
     /// The status, with Connectif's `code` and `detail` when the body has them.
     static func reason(_ reply: VendorReply) -> String {
-        guard let json = try? JSONValue(parsing: reply.body) else { return "HTTP \(reply.status): \(reply.bodyText(limit: 200))" }
+        // An error body is a few fields: one over 1 MiB is not made into a tree, only shown as text.
+        guard let json = try? JSONValue(parsing: reply.body, limits: JSONLimits(maximumInputBytes: 1 << 20)) else { return "HTTP \(reply.status): \(reply.bodyText(limit: 200))" }
         let code = json["code"]?.stringValue
         let detail = json["detail"]?.stringValue ?? json["title"]?.stringValue
         switch (code, detail) {

@@ -72,7 +72,7 @@ public actor SegmentifyVisitors {
             guard (200..<300).contains(reply.status) else {
                 throw PayloadError.vendorError(code: "HTTP \(reply.status)", meaning: "get/key failed: \(reply.bodyText())", at: .root)
             }
-            let json = try JSONValue(parsing: reply.body)
+            let json = try JSONValue(parsing: reply.body, limits: VendorPayloadKind.segmentifyKeys.defaultLimits)
             if let code = json["statusCode"]?.stringValue {
                 let meaning = SegmentifyReplyCode.setupFaults[code] ?? SegmentifyReplyCode.eventFaults[code] ?? "get/key refused the request"
                 throw PayloadError.vendorError(code: code, meaning: meaning, at: .root)

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(JSONTape) import RecoKit
 import RecoTracking
 
 /// Delivers interactions and Segmentify's own events to Segmentify's events endpoint:
@@ -90,7 +91,8 @@ public struct SegmentifyDestination: TrackingDestination {
         let standard = DeliveryVerdict.standard(for: reply, now: now)
         // Passing faults stay passing whatever the body says.
         if [408, 429].contains(reply.status) || (500..<600).contains(reply.status) { return standard }
-        if let body = try? JSONValue(parsing: reply.body), let code = body["statusCode"]?.stringValue,
+        // Only the status code is read: in place, with no tree of a reply that may carry recommendations.
+        if let body = try? JSONTape.parse(reply.body), let code = body.root["statusCode"]?.stringValue,
            let verdict = SegmentifyReplyCode.verdict(code: code, reply: reply) {
             return verdict
         }

@@ -133,6 +133,17 @@ struct SegmentifyVisitorsTests {
         #expect(request.body.isEmpty)
     }
 
+    /// A key reply is two ids: one over its kind's cap (1 MiB) is refused before any of it is made.
+    @Test func aKeyReplyOverItsCapIsRefusedAndTheVisitorStaysUnknown() async throws {
+        let body = #"["-897541074991628287","-2066154474596835328"]"# + String(repeating: " ", count: 1 << 20)
+        let visitors = SegmentifyVisitors(dataCenter: URL(string: "https://gandalf.segmentify.com")!, apiKey: "8157d334",
+                                          origin: "segmentify-shop.myshopify.com", transport: RecordingTransport(body: body), clock: clock)
+        await #expect { try await visitors.ids(for: "cookie-a") } throws: { error in
+            (error as? PayloadError)?.kind == .limitExceeded
+        }
+        #expect(await visitors.count == 0)
+    }
+
     @Test func aRefusedKeyRequestIsAVendorErrorAndTheVisitorStaysUnknown() async throws {
         for (status, body, code) in [(200, #"{"statusCode":"NO_ACCOUNT"}"#, "NO_ACCOUNT"), (503, "busy", "HTTP 503")] {
             let visitors = SegmentifyVisitors(dataCenter: URL(string: "https://gandalf.segmentify.com")!, apiKey: "8157d334",
