@@ -16,6 +16,13 @@ private let hostile: TemplateValue = {
     ])
 }()
 
+/// Render limits far below the defaults. The fuzzer learns templates that nest sections over the same
+/// lists, whose renders run to the step limit: at the default 10,000,000 steps each took about a second
+/// here, and the target's rate fell from about 1,000 to 200 runs a second, most of it spent rendering
+/// them. At these limits such a render stops within milliseconds, through the same code. The default
+/// limits are held by `RenderLimitsTests` and the fuzz regression tests.
+private let limits = RenderLimits(maximumSteps: 200_000, maximumOutputBytes: 4 << 20)
+
 /// Template text from the fuzzer through the tokenizer and compiler, with HTML escaping for an input of
 /// even length and text escaping for odd (one mode a run: a mutation that adds or drops a byte moves a
 /// template to the other, and each run costs half of trying both). A template that compiles is rendered
@@ -26,9 +33,9 @@ public func fuzzTemplate(_ pointer: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     let source = FuzzInput(pointer, size).text
     let escaping: TemplateEscaping = size % 2 == 0 ? .html : .none
     guard let template = try? Template(source, name: "self", escaping: escaping) else { return 0 }
-    _ = try? template.render(hostile)
+    _ = try? template.render(hostile, limits: limits)
     if !template.includedNames.isEmpty, let library = try? TemplateLibrary(compiled: [template], missingPartials: .renderEmpty) {
-        _ = try? template.render(hostile, partials: library)
+        _ = try? template.render(hostile, partials: library, limits: limits)
     }
     return 0
 }
