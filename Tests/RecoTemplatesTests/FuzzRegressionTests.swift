@@ -67,4 +67,29 @@ import Testing
         #expect(failure?.kind == .tooLarge)
         #expect(failure?.templateName == "self" && failure?.line != nil && failure?.column != nil)
     }
+
+    /// FuzzTemplate, 20:55 UTC (2026-11-23): a stack overflow (AddressSanitizer) rendering a mutated
+    /// template of 10 KB, compiled for text, as its own only partial. Its blocks are overridden by content
+    /// that shows the same blocks, so each showed itself again without end; blocks did not count as
+    /// levels, and the step limit is reached only long after the stack is gone. A block is now a level:
+    /// the render stops at the depth limit, with the block's place.
+    @Test func aBlockShowingItselfStopsAtTheDepthLimit() throws {
+        let source = String(decoding: try input("template-stack-overflow-4e92c9b7.mustache"), as: UTF8.self)
+        let template = try Template(source, name: "self", escaping: .none)
+        let data: TemplateValue = .object(["products": .list([.object(["name": "x"])]), "title": "t"])
+        _ = try? template.render(data)
+        let library = try TemplateLibrary(compiled: [template], missingPartials: .renderEmpty)
+        let failure = #expect(throws: TemplateError.self) { try template.render(data, partials: library) }
+        #expect(failure?.kind == .tooDeep)
+        #expect(failure?.templateName == "self" && failure?.line != nil && failure?.column != nil)
+    }
+
+    /// The smallest form: a parent whose override of a block shows that block.
+    @Test func anOverrideShowingItsOwnBlockStopsAtTheDepthLimit() throws {
+        let parent = try Template("[{{$b}}default{{/b}}]", name: "parent")
+        let child = try Template("{{<parent}}{{$b}}again {{$b}}{{/b}}{{/b}}{{/parent}}", name: "child")
+        let library = try TemplateLibrary(compiled: [parent, child])
+        let failure = #expect(throws: TemplateError.self) { try child.render(.object([:]), partials: library) }
+        #expect(failure?.kind == .tooDeep)
+    }
 }

@@ -140,10 +140,13 @@ final class BlockNode: Sendable {
     let children: [Node]
     /// For a standalone block, the indentation its content gets where it is shown.
     let indentation: String?
+    /// Where its opening tag is, for an error raised while rendering it.
+    let location: SourceLocation
 
-    init(name: String, children: [Node], indentation: String?) {
+    init(name: String, children: [Node], indentation: String?, location: SourceLocation) {
         self.name = name
         self.children = children
+        self.location = location
         self.indentation = indentation
     }
 }

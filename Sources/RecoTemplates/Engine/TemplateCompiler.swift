@@ -198,8 +198,10 @@ struct TemplateCompiler {
             let ownIndentation = common.isEmpty ? open.indentation : String(decoding: common, as: UTF8.self)
             blockIndentation = String(ownIndentation.utf8.dropFirst(open.dedent)) ?? ""
         }
+        // Before the children's, so that locations are asked in order (see `SourceText`).
+        let location = source.location(of: open.start)
         let children = try build((index + 1)..<open.partner)
-        return BlockNode(name: open.name, children: children, indentation: blockIndentation)
+        return BlockNode(name: open.name, children: children, indentation: blockIndentation, location: location)
     }
 
     private func contentRange(_ open: Token, _ close: Token) -> Range<Int> {
