@@ -91,5 +91,7 @@ import Testing
         let library = try TemplateLibrary(compiled: [parent, child])
         let failure = #expect(throws: TemplateError.self) { try child.render(.object([:]), partials: library) }
         #expect(failure?.kind == .tooDeep)
+        #expect(failure?.templateName == "child" && failure?.line == 1 && failure?.column == 24)
+        #expect(failure.map { "\($0)" }?.contains("block \"b\" nests deeper than 200 levels") == true)
     }
 }

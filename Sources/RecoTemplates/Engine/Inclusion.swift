@@ -44,7 +44,7 @@ extension Renderer {
     mutating func render(_ block: BlockNode, top: JSONScope?) throws(TemplateError) {
         // A block counts as a level, as an inclusion does: an override that shows the block it replaces
         // shows itself again, without end (found by FuzzTemplate: a stack overflow).
-        guard depth < Self.depthLimit else { throw .tooDeep(block.name, limit: Self.depthLimit, at: block.location) }
+        guard depth < Self.depthLimit else { throw .blockTooDeep(block.name, limit: Self.depthLimit, at: block.location) }
         depth += 1
         defer { depth -= 1 }
         var content = block.children

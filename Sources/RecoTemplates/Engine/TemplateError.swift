@@ -111,6 +111,13 @@ public struct TemplateError: Error, Hashable, Sendable, CustomStringConvertible 
             template: location.template, line: location.line, column: location.column)
     }
 
+    /// A block shown inside itself, with the partials and sections around it, nests deeper than the limit.
+    static func blockTooDeep(_ name: String, limit: Int, at location: SourceLocation) -> TemplateError {
+        TemplateError(
+            .tooDeep, "block \"\(name)\" nests deeper than \(limit) levels with the partials and sections around it, expected an override that does not show the block it replaces",
+            template: location.template, line: location.line, column: location.column)
+    }
+
     /// A render took more steps than its limit allows.
     static func tooManySteps(limit: Int, at location: SourceLocation) -> TemplateError {
         TemplateError(
