@@ -98,11 +98,15 @@ public struct EventRecord: Sendable {
         guard let position = reader.varint() else { return nil }
         parsed.position = position
         let fields = buffer[0] == 2 ? Field.allCases.count : Field.allCases.count - 1
-        for field in 0..<fields {
-            guard let span = reader.span() else { return nil }
-            parsed.spans[Field(rawValue: field)!] = span
+        // Straight into the spans' storage, field after field (their order is the tuple's).
+        let read = withUnsafeMutableBytes(of: &parsed.spans.values) { spans -> Bool in
+            for field in 0..<fields {
+                guard let span = reader.span() else { return false }
+                spans.storeBytes(of: span, toByteOffset: field * 8, as: UInt64.self)
+            }
+            return true
         }
-        return parsed
+        return read ? parsed : nil
     }
 
     /// The record of an event, as the tracker journals it.

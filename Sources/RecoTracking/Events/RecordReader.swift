@@ -17,6 +17,11 @@ struct RecordReader {
     }
 
     mutating func varint() -> UInt64? {
+        // One byte (every length marker under 128: most fields): no loop.
+        if index < buffer.count, buffer[index] < 0x80 {
+            index += 1
+            return UInt64(buffer[index - 1])
+        }
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while index < buffer.count {

@@ -185,11 +185,13 @@ final class Journal: @unchecked Sendable {
     /// Reads and parses the records of one plan, up to its count and byte limits.
     private func read(_ plan: JournalState.ReadPlan, firstMayExceed: Bool) throws(TrackingError) -> JournalState.ReadChunk {
         let name = JournalState.fileName(plan.segment)
-        // Room for the plan's count of typical records (an event's is 150-400 bytes, framed), not its
-        // whole byte limit: reading 576 KiB to take 500 small records copied each byte five times. A
-        // batch of larger records reads on in the next chunk (`take` plans again until it is full).
-        let typical = plan.maxCount < Int.max / 512 ? plan.maxCount * 512 : Int.max
-        var wanted = min(plan.end - plan.offset, min(plan.maxBytes, typical) + 16 * 1024)
+        // Room for the plan's count of the segment's typical records (an eighth over its average), not
+        // its whole byte limit: reading 576 KiB to take 500 small records copied each byte five times, and
+        // a fixed 512 bytes a record still twice for records of 200. A batch of larger records reads on in
+        // the next chunk (`take` plans again until it is full).
+        let perRecord = plan.typicalRecord + plan.typicalRecord / 8
+        let typical = plan.maxCount < Int.max / perRecord ? plan.maxCount * perRecord : Int.max
+        var wanted = min(plan.end - plan.offset, min(plan.maxBytes, typical) + 4 * 1024)
         while true {
             let bytes: [UInt8]
             do { bytes = try storage.read(name, offset: plan.offset, count: wanted) } catch { throw error.trackingError }

@@ -320,6 +320,9 @@ struct JournalState {
         var end: Int
         var maxCount: Int
         var maxBytes: Int
+        /// The segment's average framed record so far (512 before it has any): what the reader sizes its
+        /// read by, so that a batch of `maxCount` records is about one read.
+        var typicalRecord = 512
     }
 
     /// The next read, if a batch is due: a full batch is readable, the oldest readable record has waited
@@ -332,8 +335,10 @@ struct JournalState {
             let segment = segments[at]
             let from = max(readCursor.offset, segment.format == .version2 ? RecordFrame.segmentHeaderSize : 0)
             if from < segment.synced {
+                let header = segment.format == .version2 ? RecordFrame.segmentHeaderSize : 0
+                let typical = segment.records > 0 ? max(RecordFrame.headerSize + 1, (segment.size - header) / segment.records) : 512
                 return ReadPlan(segment: segment.number, format: segment.format, offset: from,
-                                end: segment.synced, maxCount: maxCount, maxBytes: maxBytes)
+                                end: segment.synced, maxCount: maxCount, maxBytes: maxBytes, typicalRecord: typical)
             }
             accountMissing(at)
             // Move on only past a segment that will get no more records, and only to one that exists.

@@ -41,14 +41,12 @@ enum RecordFrame {
     static func append(_ payload: some Collection<UInt8>, segment: UInt64, offset: Int, to output: inout [UInt8]) {
         let length = UInt32(payload.count)
         let place = placeChecksum(segment: segment, offset: offset, length: length)
-        output.append(0x52)
-        output.append(0x4B)
-        output.append(2)
-        output.append(UInt8(truncatingIfNeeded: place))
-        putUInt32(length, &output)
         let crc = payload.withContiguousStorageIfAvailable { CRC32.checksum($0, continuing: place) }
             ?? CRC32.checksum(Array(payload), continuing: place)
-        putUInt32(crc, &output)
+        // The 12-byte header in one append: mark, frame version and place check, then length, then checksum.
+        let markAndLength = UInt64(0x52) | UInt64(0x4B) << 8 | UInt64(2) << 16 | UInt64(place & 0xFF) << 24 | UInt64(length) << 32
+        let header = (markAndLength.littleEndian, crc.littleEndian)
+        withUnsafeBytes(of: header) { output.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[0..<headerSize])) }
         output.append(contentsOf: payload)
     }
 
