@@ -20,7 +20,9 @@ let package = Package(
         .target(name: "RecoKit"),
         .target(name: "RecoTemplates", dependencies: ["RecoKit"]),
         .target(name: "RecoHTTP"),
-        .target(name: "RecoTracking", dependencies: ["RecoKit", "RecoHTTP"]),
+        // The journal's CRC-32 with the processor's own instructions (C: Swift has no carry-less multiply).
+        .target(name: "CRecoChecksum"),
+        .target(name: "RecoTracking", dependencies: ["RecoKit", "RecoHTTP", "CRecoChecksum"]),
         .target(name: "RecoVendors", dependencies: ["RecoKit", "RecoTracking"]),
         .target(name: "RecoPage", dependencies: ["RecoKit", "RecoHTTP", "RecoTracking", "RecoVendors"], exclude: ["Impressions/known-bots.txt"]),
         .target(name: "RecoKitTesting", dependencies: ["RecoKit", "RecoTemplates", "RecoTracking", "RecoVendors"]),

@@ -16,10 +16,13 @@ modules="$(swift build --show-bin-path)/Modules"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 failed=0
+c_modules=()
+for include in Sources/*/include; do c_modules+=(-I "$include"); done
 for catalog in Sources/*/*.docc; do
     module="$(basename "$catalog" .docc)"
     mkdir -p "$work/$module"
-    swift-symbolgraph-extract -module-name "$module" -I "$modules" -target "$(uname -m)-unknown-linux-gnu" \
+    # C modules (CRecoChecksum) are found by their module maps in Sources/*/include.
+    swift-symbolgraph-extract -module-name "$module" -I "$modules" "${c_modules[@]}" -target "$(uname -m)-unknown-linux-gnu" \
         -minimum-access-level public -output-dir "$work/$module" >/dev/null
     report="$(docc convert "$catalog" --additional-symbol-graph-dir "$work/$module" --analyze \
         --output-path "$work/$module.doccarchive" --fallback-display-name "$module" \

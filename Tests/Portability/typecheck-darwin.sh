@@ -60,16 +60,20 @@ mkdir -p "$work/modules"
 printf '@_exported import Glibc\n' > "$work/Darwin.swift"
 swiftc -parse-as-library -module-name Darwin -emit-module -emit-module-path "$work/modules/Darwin.swiftmodule" "$work/Darwin.swift"
 
+# C modules (CRecoChecksum: plain C, no platform #if that Swift sees) are imported through their module maps.
+c_modules=()
+for include in Sources/*/include; do c_modules+=(-I "$PWD/$include"); done
+
 check() {  # check MODULE [executable]
     local files=() flags=(-parse-as-library)
     while IFS= read -r -d '' file; do files+=("$file"); done < <(find "$work/Sources/$1" -name '*.swift' -print0 | sort -z)
     [[ "${2:-}" == executable ]] && flags=()
     echo "  $1 (${#files[@]} files)"
     if [[ "${2:-}" == executable ]]; then
-        swiftc -typecheck -swift-version 6 -module-name "$1" -package-name RecoKit -I "$work/modules" "${files[@]}"
+        swiftc -typecheck -swift-version 6 -module-name "$1" -package-name RecoKit -I "$work/modules" "${c_modules[@]}" "${files[@]}"
     else
         # One package name for every module, as SwiftPM gives them: `package` declarations are seen across modules.
-        swiftc -emit-module -swift-version 6 "${flags[@]}" -module-name "$1" -package-name RecoKit -I "$work/modules" \
+        swiftc -emit-module -swift-version 6 "${flags[@]}" -module-name "$1" -package-name RecoKit -I "$work/modules" "${c_modules[@]}" \
             -emit-module-path "$work/modules/$1.swiftmodule" "${files[@]}"
     fi
 }

@@ -1,6 +1,11 @@
+import CRecoChecksum
+
 /// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), the checksum of every journal record.
 ///
-/// Slicing-by-8 over tables built once; `CRC32.checksum("123456789".utf8)` is `0xCBF43926`.
+/// Buffers of 32 bytes and more go to the processor's own instructions where it has them (carry-less
+/// multiplication on x86-64, CRC32 instructions on ARM: `CRecoChecksum`), about four times fewer
+/// instructions a byte; the rest, and processors without them, slicing-by-8 over tables built once.
+/// `CRC32.checksum("123456789".utf8)` is `0xCBF43926`.
 public enum CRC32 {
     private static let tables: [[UInt32]] = {
         var first = [UInt32](repeating: 0, count: 256)
@@ -35,10 +40,37 @@ public enum CRC32 {
         return checksum(Array(bytes), continuing: previous)
     }
 
+    /// Whether this processor folds with carry-less multiplication (x86-64 with PCLMULQDQ).
+    static let folds = reco_crc32_can_fold() != 0
+
+    /// Whether checksums of 32 bytes and more use the processor's own instructions here.
+    static var usesProcessorInstructions: Bool {
+        var state: UInt32 = 0
+        return folds || reco_crc32_arm(&state, nil, 0) != 0
+    }
+
     /// The checksum of the bytes in `buffer` (following bytes whose checksum was `previous`, if given).
-    ///
-    /// Eight bytes a step, read as one little-endian word (one load, not eight loads, shifts and ors).
     public static func checksum(_ buffer: UnsafeBufferPointer<UInt8>, continuing previous: UInt32 = 0) -> UInt32 {
+        guard let base = buffer.baseAddress else { return previous }
+        if buffer.count >= 32 {
+            if folds {
+                // The whole 16-byte blocks folded to 16 bytes, whose checksum from a zero state (previous
+                // 0xFFFFFFFF) is theirs; then the last few bytes on from it.
+                let blocks = buffer.count & ~15
+                var residue: (UInt64, UInt64) = (0, 0)
+                withUnsafeMutableBytes(of: &residue) { reco_crc32_fold(~previous, base, blocks, $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
+                let folded = withUnsafeBytes(of: residue) { table($0.bindMemory(to: UInt8.self), continuing: 0xFFFF_FFFF) }
+                return table(UnsafeBufferPointer(rebasing: buffer[blocks...]), continuing: folded)
+            }
+            var state = ~previous
+            if reco_crc32_arm(&state, base, buffer.count) != 0 { return ~state }
+        }
+        return table(buffer, continuing: previous)
+    }
+
+    /// Slicing-by-8: eight bytes a step, read as one little-endian word (one load, not eight loads,
+    /// shifts and ors).
+    private static func table(_ buffer: UnsafeBufferPointer<UInt8>, continuing previous: UInt32) -> UInt32 {
         guard let base = buffer.baseAddress else { return previous }
         return flat.withUnsafeBufferPointer { tables in
             let table = tables.baseAddress!
