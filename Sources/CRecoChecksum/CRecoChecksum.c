@@ -5,12 +5,9 @@
 #include <immintrin.h>
 
 int reco_crc32_can_fold(void) {
-    static int answer = -1;   // racing first callers compute the same answer
-    if (answer < 0) {
-        __builtin_cpu_init();
-        answer = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse2") ? 1 : 0;
-    }
-    return answer;
+    // Asked once (CRC32.folds, a Swift static); nothing cached here, so nothing shared between threads.
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse2") ? 1 : 0;
 }
 
 // The message as a polynomial, reflected: bit i of a little-endian 128-bit block is the coefficient of

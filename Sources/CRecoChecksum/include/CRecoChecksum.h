@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// Whether `reco_crc32_fold` can run on this processor (x86-64 with PCLMULQDQ).
+/// Whether `reco_crc32_fold` can run on this processor (x86-64 with PCLMULQDQ). Asks the processor each time.
 int reco_crc32_can_fold(void);
 
 /// Folds `count` bytes (a multiple of 16, at least 32) with a raw CRC state (not inverted) xored into
