@@ -46,8 +46,9 @@ public struct EventRecord: Sendable {
     /// Reads a record's layout; throws the same errors as decoding it would.
     public init(bytes: ArraySlice<UInt8>) throws(TrackingError) {
         self.bytes = bytes
-        let parsed = bytes.withUnsafeBufferPointer { Self.parse($0) }
-        guard let parsed else {
+        // Parsed in place (an optional result of this size is copied twice on the way out).
+        var parsed = Parsed()
+        guard bytes.withUnsafeBufferPointer({ Self.parse($0, into: &parsed) }) else {
             if bytes.first == PageRecordCodec.version { throw .journal("a page record holds several events: read it with EventRecord.read(_:into:)") }
             throw .journal(bytes.first == 1 || bytes.first == 2 ? "truncated event record" : "unknown event record version")
         }
@@ -84,29 +85,28 @@ public struct EventRecord: Sendable {
         var spans = Spans()
     }
 
-    /// The fixed part and the string spans, or nil when the version is unknown or the record is short.
-    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>) -> Parsed? {
+    /// Reads the fixed part and the string spans into `parsed`; false when the version is unknown or the
+    /// record is short.
+    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>, into parsed: inout Parsed) -> Bool {
         let count = buffer.count
-        guard count >= 27, buffer[0] == 1 || buffer[0] == 2 else { return nil }
-        var parsed = Parsed()
+        guard count >= 27, buffer[0] == 1 || buffer[0] == 2 else { return false }
         var reader = RecordReader(buffer, at: 27)
         parsed.run = reader.fixed(at: 1)
         parsed.sequence = reader.fixed(at: 9)
         parsed.millis = reader.fixed(at: 17)
         parsed.kind = buffer[25]
         parsed.flags = buffer[26]
-        guard let position = reader.varint() else { return nil }
+        guard let position = reader.varint() else { return false }
         parsed.position = position
         let fields = buffer[0] == 2 ? Field.allCases.count : Field.allCases.count - 1
         // Straight into the spans' storage, field after field (their order is the tuple's).
-        let read = withUnsafeMutableBytes(of: &parsed.spans.values) { spans -> Bool in
+        return withUnsafeMutableBytes(of: &parsed.spans.values) { spans -> Bool in
             for field in 0..<fields {
                 guard let span = reader.span() else { return false }
                 spans.storeBytes(of: span, toByteOffset: field * 8, as: UInt64.self)
             }
             return true
         }
-        return read ? parsed : nil
     }
 
     /// The record of an event, as the tracker journals it.
