@@ -55,8 +55,23 @@ struct SinkError: Error, CustomStringConvertible {
 func writeRequests(_ requests: [[UInt8]], port: Int, connections: Int) throws {
     let failures = ResultBox<String>()
     DispatchQueue.concurrentPerform(iterations: connections) { connection in
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
+        let sink: SinkConnection
+        do { sink = try SinkConnection(port: port) } catch { failures.value = "\(error)"; return }
+        for index in stride(from: connection, to: requests.count, by: connections) {
+            do { _ = try sink.exchange(requests[index]) } catch { failures.value = "\(error)"; return }
+        }
+    }
+    if let failure = failures.value { throw SinkError(failure) }
+}
+
+/// One keep-alive connection to the sink, used by one thread at a time: a request written whole, its
+/// reply read whole (the sink's reply is one small write ending in `}`).
+final class SinkConnection: @unchecked Sendable {
+    private let fd: Int32
+    private var reply = [UInt8](repeating: 0, count: 4096)
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -64,31 +79,36 @@ func writeRequests(_ requests: [[UInt8]], port: Int, connections: Int) throws {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { failures.value = "connect failed"; return }
+        guard connected == 0 else {
+            close(fd)
+            throw SinkError("connect failed")
+        }
         var on: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-        var reply = [UInt8](repeating: 0, count: 4096)
-        for index in stride(from: connection, to: requests.count, by: connections) {
-            let sent = requests[index].withUnsafeBytes { buffer -> Bool in
-                var offset = 0
-                while offset < buffer.count {
-                    let wrote = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                    if wrote <= 0 { return false }
-                    offset += wrote
-                }
-                return true
-            }
-            guard sent else { failures.value = "write failed"; return }
-            // The sink's reply is one small write ending in `}`.
-            var got = 0
-            repeat {
-                let count = reply.withUnsafeMutableBytes { read(fd, $0.baseAddress! + got, $0.count - got) }
-                if count <= 0 { failures.value = "read failed"; return }
-                got += count
-            } while reply[got - 1] != UInt8(ascii: "}")
-        }
     }
-    if let failure = failures.value { throw SinkError(failure) }
+
+    deinit { close(fd) }
+
+    /// Writes `request` and returns the reply's bytes.
+    func exchange(_ request: [UInt8]) throws -> ArraySlice<UInt8> {
+        let sent = request.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let wrote = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if wrote <= 0 { return false }
+                offset += wrote
+            }
+            return true
+        }
+        guard sent else { throw SinkError("write failed") }
+        var got = 0
+        repeat {
+            let count = reply.withUnsafeMutableBytes { read(fd, $0.baseAddress! + got, $0.count - got) }
+            if count <= 0 { throw SinkError("read failed") }
+            got += count
+        } while reply[got - 1] != UInt8(ascii: "}")
+        return reply[..<got]
+    }
 }
 
 /// The request the tracker's destination sends, as HTTP/1.1 bytes.

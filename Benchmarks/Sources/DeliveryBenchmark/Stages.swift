@@ -25,6 +25,8 @@ enum Stage: String, CaseIterable {
     case deliverNull = "deliver-null"
     /// `track`, then delivery end to end over HTTP (URLSession) to the minimal sink on `port`.
     case deliverHTTP = "deliver-http"
+    /// The same through `SocketTransport` (plain keep-alive sockets): HTTP without URLSession.
+    case deliverSocket = "deliver-socket"
     /// `track(_: PageImpressions)` of 24-product pages into a memory journal, per impression (senders stalled).
     case trackPage = "track-page"
     /// Reading 24-impression page records back into their events (`EventRecord.read`), per impression.
@@ -38,9 +40,13 @@ enum Stage: String, CaseIterable {
     case deliverPageNull = "deliver-page-null"
     /// Pages tracked, then delivered end to end over HTTP to the minimal sink, per impression.
     case deliverPageHTTP = "deliver-page-http"
+    /// The same through `SocketTransport`, per impression.
+    case deliverPageSocket = "deliver-page-socket"
 
     /// Whether the stage's events are page impressions.
-    var isPage: Bool { [.trackPage, .readBackPage, .encodePage, .encodeRetenoPage, .deliverPageNull, .deliverPageHTTP].contains(self) }
+    var isPage: Bool {
+        [.trackPage, .readBackPage, .encodePage, .encodeRetenoPage, .deliverPageNull, .deliverPageHTTP, .deliverPageSocket].contains(self)
+    }
 }
 
 /// The benchmark's events: clicks on 1,000 products by one visitor, as a product page sends them.
@@ -197,9 +203,12 @@ extension Stage {
             for batch in Workload.batches(Workload.records(count)) { consume(RetenoEventEncoder.body(records: batch)) }
         case .encodeRetenoOld:
             for batch in Workload.batches(Workload.records(count)) { consume(RetenoEventEncoder.body(try batch.map { try $0.event() })) }
-        case .deliverNull, .deliverHTTP, .deliverPageNull, .deliverPageHTTP:
-            let null = self == .deliverNull || self == .deliverPageNull
-            let transport: any Transport = null ? NullTransport() : URLSessionTransport(connectionsPerHost: 4)
+        case .deliverNull, .deliverHTTP, .deliverSocket, .deliverPageNull, .deliverPageHTTP, .deliverPageSocket:
+            let transport: any Transport = switch self {
+            case .deliverNull, .deliverPageNull: NullTransport()
+            case .deliverSocket, .deliverPageSocket: SocketTransport(port: port)
+            default: URLSessionTransport(connectionsPerHost: 4)
+            }
             let (tracked, delivered) = try deliver(count: count, port: port, transport: transport, pages: isPage)
             guard delivered == tracked else { throw TrackingError.configuration("delivered \(delivered) of \(tracked) events") }
         case .trackPage:

@@ -88,12 +88,17 @@ if hasValgrind {
         print("split: track \(format(track, decimals: 0)), journal read-back + encode + sender loop \(format(null - track, decimals: 0)), "
               + "HTTP (URLSession) \(format(http - null, decimals: 0)) Ir/event")
     }
+    if let null = perEvent[.deliverNull], let socket = perEvent[.deliverSocket] {
+        print("HTTP over plain sockets (deliver-socket): \(format(socket, decimals: 0)) Ir/event end to end, of which the transport "
+              + "\(format(socket - null, decimals: 0))")
+    }
     // The same stages for a page's impressions journaled as one record (24 products a page), per impression.
     print("\nsingle events vs page impressions (one record per \(Workload.pageSize)-product page), Ir per event, same run")
     var pages = Table("stage", "single event", "page impression", "single/page")
     let pairs: [(String, Stage, Stage)] = [("track", .track, .trackPage), ("read-back", .readBack, .readBackPage), ("encode", .encode, .encodePage),
                                           ("encode-reteno", .encodeReteno, .encodeRetenoPage),
-                                          ("deliver-null", .deliverNull, .deliverPageNull), ("deliver-http", .deliverHTTP, .deliverPageHTTP)]
+                                          ("deliver-null", .deliverNull, .deliverPageNull), ("deliver-http", .deliverHTTP, .deliverPageHTTP),
+                                          ("deliver-socket", .deliverSocket, .deliverPageSocket)]
     for (name, single, page) in pairs {
         if perEvent[page] == nil, let one = instructions(page, count: small, port: sink.port),
            let three = instructions(page, count: 3 * small, port: sink.port) {
@@ -118,32 +123,44 @@ let events = Int(ProcessInfo.processInfo.environment["RECOKIT_DELIVERY_EVENTS"] 
 let requests = Workload.batches(Workload.records(events)).map {
     httpRequest(body: Workload.segmentify(port: sink.port).request(forRecords: $0).body, port: sink.port)
 }
-var best = (deliver: 0.0, deliverPages: 0.0, write: 0.0)
+/// The paths timed, in the order of a round (each round starts one further along).
+enum RatePath: CaseIterable { case single, pages, singleSocket, pagesSocket, write }
+var best: [RatePath: Double] = [:]
 for round in 0..<3 {
-    for step in 0..<3 {
+    for step in 0..<RatePath.allCases.count {
+        let path = RatePath.allCases[(round + step) % RatePath.allCases.count]
         let start = DispatchTime.now().uptimeNanoseconds
-        if (round + step) % 3 < 2 {
-            let pages = (round + step) % 3 == 1
-            let (tracked, delivered) = try deliver(count: events, port: sink.port, transport: URLSessionTransport(connectionsPerHost: 4), pages: pages)
-            guard delivered == tracked else { throw SinkError("delivered \(delivered) of \(tracked) events") }
-            let rate = Double(tracked) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-            if pages { best.deliverPages = max(best.deliverPages, rate) } else { best.deliver = max(best.deliver, rate) }
-        } else {
+        var count = events
+        if path == .write {
             try writeRequests(requests, port: sink.port, connections: 4)
-            best.write = max(best.write, Double(events) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
+        } else {
+            let sockets = path == .singleSocket || path == .pagesSocket
+            let transport: any Transport = sockets ? SocketTransport(port: sink.port) : URLSessionTransport(connectionsPerHost: 4)
+            let (tracked, delivered) = try deliver(count: events, port: sink.port, transport: transport, pages: path == .pages || path == .pagesSocket)
+            guard delivered == tracked else { throw SinkError("delivered \(delivered) of \(tracked) events") }
+            count = tracked
         }
+        best[path] = max(best[path] ?? 0, Double(count) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
     }
 }
 print("\nevents/s to the C sink (\(events) events, 500-event batches, 4 connections; best of 3 interleaved rounds)")
 var rates = Table("path", "events/s", "vs target 1,000,000/s")
-rates.add("track + deliver (Tracker, URLSession)", format(best.deliver, decimals: 0), format(best.deliver / targetRate, decimals: 2))
-rates.add("track pages of \(Workload.pageSize) impressions + deliver", format(best.deliverPages, decimals: 0), format(best.deliverPages / targetRate, decimals: 2))
-rates.add("write the same request bytes (sockets)", format(best.write, decimals: 0), format(best.write / targetRate, decimals: 2))
+let labels: [(RatePath, String)] = [
+    (.single, "track + deliver (Tracker, URLSession)"), (.pages, "track pages of \(Workload.pageSize) impressions + deliver (URLSession)"),
+    (.singleSocket, "track + deliver (Tracker, plain sockets)"), (.pagesSocket, "track pages + deliver (plain sockets)"),
+    (.write, "write the same request bytes (sockets)"),
+]
+for (path, label) in labels {
+    let rate = best[path] ?? 0
+    rates.add(label, format(rate, decimals: 0), format(rate / targetRate, decimals: 2))
+}
 rates.add("main a1fb963, track + deliver (reference)", format(beforeRate, decimals: 0), format(beforeRate / targetRate, decimals: 2))
 rates.print()
-print("delivery runs at \(format(best.deliver / best.write, decimals: 2)) (single events) and \(format(best.deliverPages / best.write, decimals: 2)) "
-      + "(page impressions) of writing the same bytes; target 1,000,000 events/s end to end: single \(verdict(best.deliver >= targetRate)), "
-      + "pages \(verdict(best.deliverPages >= targetRate))")
+let written = best[.write] ?? 1
+print("delivery over URLSession runs at \(format((best[.single] ?? 0) / written, decimals: 2)) (single events) and "
+      + "\(format((best[.pages] ?? 0) / written, decimals: 2)) (page impressions) of writing the same bytes; target 1,000,000 events/s end to end: "
+      + "single \(verdict((best[.single] ?? 0) >= targetRate)), pages \(verdict((best[.pages] ?? 0) >= targetRate)); over plain sockets: single "
+      + "\(verdict((best[.singleSocket] ?? 0) >= targetRate)), pages \(verdict((best[.pagesSocket] ?? 0) >= targetRate))")
 
 extension Process {
     /// Whether the command runs and exits 0.
