@@ -43,13 +43,29 @@ struct SwiftCompiler {
         for target in targets {
             // The objects of the target's sources as they are now (its output file map), not every `.o` in
             // the folder: an incremental build keeps the objects of files since removed or renamed.
-            let map = build.appendingPathComponent("\(target).build/output-file-map.json")
+            let folder = build.appendingPathComponent("\(target).build")
+            let map = folder.appendingPathComponent("output-file-map.json")
+            guard FileManager.default.fileExists(atPath: map.path) else {
+                // A C target has no map: one object per source file, named after it.
+                objects += try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".o") }.sorted()
+                    .map { folder.appendingPathComponent($0).path }
+                continue
+            }
             let entries = try JSONSerialization.jsonObject(with: Data(contentsOf: map)) as? [String: [String: String]] ?? [:]
             objects += entries.values.compactMap { $0["object"] }.sorted()
         }
         let program = folder.appendingPathComponent("snippet")
         let outcome = try run(source, arguments: objects + ["-lTesting", "-o", program.path])
         return (outcome, program)
+    }
+
+    /// The package's C modules' folders (`Sources/NAME/include`, with their module maps): the Swift modules
+    /// that import one (RecoTracking imports CRecoChecksum) need it found to be imported themselves.
+    static func cModuleFolders() -> [String] {
+        let sources = RecokitChildProcess.packageRoot.appendingPathComponent("Sources")
+        let targets = (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []
+        return targets.sorted().map { sources.appendingPathComponent($0).appendingPathComponent("include").path }
+            .filter { FileManager.default.fileExists(atPath: $0 + "/module.modulemap") }
     }
 
     private static func run(_ source: String, arguments: [String]) throws -> Outcome {
@@ -63,8 +79,9 @@ struct SwiftCompiler {
         let handle = try FileHandle(forWritingTo: log)
         let process = Process()
         process.executableURL = try compiler()
-        process.arguments = ["-swift-version", "6", "-I", try buildFolder().appendingPathComponent("Modules").path,
-                             "-module-cache-path", try buildFolder().appendingPathComponent("ModuleCache").path, main.path] + arguments
+        process.arguments = ["-swift-version", "6", "-I", try buildFolder().appendingPathComponent("Modules").path]
+            + cModuleFolders().flatMap { ["-I", $0] }
+            + ["-module-cache-path", try buildFolder().appendingPathComponent("ModuleCache").path, main.path] + arguments
         process.standardOutput = handle
         process.standardError = handle
         try process.run()
