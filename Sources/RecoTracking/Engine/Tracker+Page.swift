@@ -23,7 +23,9 @@ extension Tracker {
         }
         let appended: (serial: Int, sequence: UInt64, wakesSenders: Bool)
         do {
-            appended = try journal.append(PageRecordCodec.encode(page, run: run), assigningSequence: true, events: count)
+            appended = try PageRecordCodec.withRecord(page, run: run) { (record) throws(TrackingError) in
+                try journal.append(record, assigningSequence: true, events: count)
+            }
         } catch {
             if error.isQueueFull { counters.withLock { $0.refusedQueueFull += count } }
             throw error

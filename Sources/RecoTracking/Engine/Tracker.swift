@@ -161,8 +161,9 @@ public final class Tracker: Sendable {
         // The journal gives the sequence number (patched into the record) under the same lock as the append.
         let appended: (serial: Int, sequence: UInt64, wakesSenders: Bool)
         do {
-            appended = try journal.append(EventCodec.encode(id: EventID(run: run, sequence: 0), interaction: interaction),
-                                          assigningSequence: true)
+            appended = try EventCodec.withRecord(id: EventID(run: run, sequence: 0), interaction: interaction) { (record) throws(TrackingError) in
+                try journal.append(record, assigningSequence: true)
+            }
         } catch {
             if error.isQueueFull { counters.withLock { $0.refusedQueueFull += 1 } }
             throw error

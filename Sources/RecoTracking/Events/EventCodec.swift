@@ -42,12 +42,20 @@ enum EventCodec {
 
     static func encode(_ event: TrackedEvent) -> [UInt8] { encode(id: event.id, interaction: event.interaction) }
 
-    /// Encodes without building a ``TrackedEvent`` (saves copying the interaction on the `track` path).
-    ///
-    /// One pass into an array of the record's exact size: the size is summed first (UTF-8 counts of
-    /// native strings are stored, not counted), then every byte is stored through a pointer, with no
-    /// growth checks and no intermediate strings (params and vendor events, rare, are JSON text first).
+    /// The record as an array (tests, tools); `track` uses ``withRecord(id:interaction:_:)``.
     static func encode(id: EventID, interaction: borrowing Interaction) -> [UInt8] {
+        withRecord(id: id, interaction: interaction) { Array($0) }
+    }
+
+    /// Writes the record without building a ``TrackedEvent`` (no copy of the interaction) into room of its
+    /// own (``RecordWriter/room(size:)``, freed on return) and hands its bytes to `body`: the journal copies
+    /// them into its buffer, so no array is made per event.
+    ///
+    /// One pass: the size is summed first (UTF-8 counts of native strings are stored, not counted), then
+    /// every byte is stored through a pointer, with no growth checks and no intermediate strings (params
+    /// and vendor events, rare, are JSON text first).
+    static func withRecord<Result, Failure: Error>(id: EventID, interaction: borrowing Interaction,
+                                                   _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result) throws(Failure) -> Result {
         let paramsText = interaction.context.params.isEmpty ? nil : JSONWriter.string(.object(interaction.context.params))
         let vendorText = interaction.vendorEvent.map(vendorEventText)
         let position = interaction.position.map { UInt64(max(0, $0)) + 1 } ?? 0
@@ -61,26 +69,22 @@ enum EventCodec {
         size += RecordWriter.size(of: interaction.productId) + RecordWriter.size(ofStringsOf: interaction.context)
         size += RecordWriter.size(of: paramsText) + RecordWriter.size(of: vendorText)
         let kind = code(of: interaction.kind)
-        // A zeroed array (the specialised initialiser; `unsafeUninitializedCapacity` looks its type up at run time).
-        var record = [UInt8](repeating: 0, count: size)
-        record.withUnsafeMutableBufferPointer { buffer in
-            var out = RecordWriter(base: buffer.baseAddress!)
-            out.byte(version)
-            out.fixed(id.run)
-            out.fixed(id.sequence)
-            out.fixed(millis)
-            out.byte(kind)
-            out.byte(flags)
-            out.varint(position)
-            out.string(interaction.instanceId)
-            out.string(interaction.interactionId)
-            out.string(interaction.productId)
-            out.strings(of: interaction.context)
-            out.string(paramsText)
-            out.string(vendorText)
-            precondition(out.index == size, "an event record's size was summed wrong")
-        }
-        return record
+        var out = RecordWriter.room(size: size)
+        defer { out.free() }
+        out.byte(version)
+        out.fixed(id.run)
+        out.fixed(id.sequence)
+        out.fixed(millis)
+        out.byte(kind)
+        out.byte(flags)
+        out.varint(position)
+        out.string(interaction.instanceId)
+        out.string(interaction.interactionId)
+        out.string(interaction.productId)
+        out.strings(of: interaction.context)
+        out.string(paramsText)
+        out.string(vendorText)
+        return try body(out.written("an event record's size was summed wrong"))
     }
 
     static func decode(_ bytes: ArraySlice<UInt8>) throws(TrackingError) -> TrackedEvent {

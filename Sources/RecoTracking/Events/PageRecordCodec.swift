@@ -13,9 +13,15 @@ enum PageRecordCodec {
     static let version: UInt8 = 3
     private static let sharedFields: [EventRecord.Field] = [.userId, .sessionId, .lang, .currency, .pageUrl, .region, .os, .device, .params]
 
-    /// The page's record, its sequence number left 0 for the journal to fill in (one pass into an array
-    /// of the exact size, as ``EventCodec/encode(id:interaction:)``).
+    /// The page's record as an array (tests, tools); `track` uses ``withRecord(_:run:_:)``.
     static func encode(_ page: borrowing PageImpressions, run: UInt64) -> [UInt8] {
+        withRecord(page, run: run) { Array($0) }
+    }
+
+    /// Writes the page's record, its sequence number left 0 for the journal to fill in, into room of its
+    /// own and hands its bytes to `body` (one pass, as ``EventCodec/withRecord(id:interaction:_:)``).
+    static func withRecord<Result, Failure: Error>(_ page: borrowing PageImpressions, run: UInt64,
+                                                   _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result) throws(Failure) -> Result {
         let paramsText = page.context.params.isEmpty ? nil : JSONWriter.string(.object(page.context.params))
         var flags: UInt8 = 0
         if page.forcePush { flags |= 1 }
@@ -28,28 +34,24 @@ enum PageRecordCodec {
             size += RecordWriter.size(of: impression.instanceId) + RecordWriter.size(of: impression.interactionId)
             size += RecordWriter.size(of: impression.productId) + RecordWriter.size(of: position(impression))
         }
-        // A zeroed array (the specialised initialiser; `unsafeUninitializedCapacity` looks its type up at run time).
-        var record = [UInt8](repeating: 0, count: size)
-        record.withUnsafeMutableBufferPointer { buffer in
-            var out = RecordWriter(base: buffer.baseAddress!)
-            out.byte(version)
-            out.fixed(run)
-            out.fixed(0)
-            out.fixed(millis)
-            out.byte(0) // EventCodec's code of .impression
-            out.byte(flags)
-            out.varint(UInt64(count))
-            out.strings(of: page.context)
-            out.string(paramsText)
-            for impression in page.impressions {
-                out.string(impression.instanceId)
-                out.string(impression.interactionId)
-                out.string(impression.productId)
-                out.varint(position(impression))
-            }
-            precondition(out.index == size, "a page record's size was summed wrong")
+        var out = RecordWriter.room(size: size)
+        defer { out.free() }
+        out.byte(version)
+        out.fixed(run)
+        out.fixed(0)
+        out.fixed(millis)
+        out.byte(0) // EventCodec's code of .impression
+        out.byte(flags)
+        out.varint(UInt64(count))
+        out.strings(of: page.context)
+        out.string(paramsText)
+        for impression in page.impressions {
+            out.string(impression.instanceId)
+            out.string(impression.interactionId)
+            out.string(impression.productId)
+            out.varint(position(impression))
         }
-        return record
+        return try body(out.written("a page record's size was summed wrong"))
     }
 
     private static func position(_ impression: PageImpressions.Impression) -> UInt64 {

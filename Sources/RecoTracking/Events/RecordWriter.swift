@@ -9,9 +9,34 @@ import RecoKit
 /// (``size(of:)-(String?)`` per field): no growth or bounds checks on the `track` path.
 struct RecordWriter {
     let base: UnsafeMutablePointer<UInt8>
+    /// The bytes the caller made room for (checked once, by ``written(_:)``, not per write).
+    let capacity: Int
     private(set) var index = 0
 
-    init(base: UnsafeMutablePointer<UInt8>) { self.base = base }
+    init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
+    }
+
+    /// A writer over new room for a record of `size` bytes, to write the record into and hand on with
+    /// ``written(_:)`` (the journal copies it into its buffer): no array is made per record. The caller
+    /// frees the room (``free()``) when done with the bytes.
+    ///
+    /// Not `withUnsafeTemporaryAllocation`: its closure captures the caller's interaction, and the capture
+    /// copies it (eleven strings retained and released, more than `malloc` and `free` cost).
+    static func room(size: Int) -> RecordWriter {
+        RecordWriter(base: .allocate(capacity: max(1, size)), capacity: size)
+    }
+
+    /// Frees room made by ``room(size:)``.
+    func free() { base.deallocate() }
+
+    /// The bytes written, which must be the record's whole room (`what` names the record if not: its size
+    /// was summed wrong).
+    func written(_ what: StaticString) -> UnsafeBufferPointer<UInt8> {
+        precondition(index == capacity, "\(what)")
+        return UnsafeBufferPointer(start: base, count: index)
+    }
 
     /// Bytes of a varint.
     static func size(of number: UInt64) -> Int { number < 0x80 ? 1 : (64 - number.leadingZeroBitCount + 6) / 7 }
@@ -19,6 +44,11 @@ struct RecordWriter {
     /// Bytes of a string field: its length marker and its UTF-8.
     static func size(of string: String?) -> Int {
         guard let string else { return 1 }
+        return size(of: string)
+    }
+
+    /// Bytes of a string that is always there (not wrapped in an optional: that copy retains it).
+    static func size(of string: String) -> Int {
         let count = string.utf8.count
         return size(of: UInt64(count) + 1) + count
     }
@@ -77,6 +107,11 @@ struct RecordWriter {
     /// A varint of (length + 1) and the UTF-8 bytes; 0 for absent.
     mutating func string(_ optional: String?) {
         guard let string = optional else { byte(0); return }
+        self.string(string)
+    }
+
+    /// A string that is always there (not wrapped in an optional: that copy retains it).
+    mutating func string(_ string: String) {
         let count = string.utf8.count
         varint(UInt64(count) + 1)
         let target = base + index

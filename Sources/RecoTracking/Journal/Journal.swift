@@ -49,11 +49,20 @@ final class Journal: @unchecked Sendable {
     /// ``commit()`` and the next appends to report (the record itself is accepted and kept).
     /// `events`: how many sequence numbers the record takes (a page's impressions: one each).
     /// `wakesSenders`: this append reached the serial idle senders wait for (``wakeSenders(at:)``).
-    func append(_ record: consuming [UInt8], assigningSequence: Bool, events: Int = 1) throws(TrackingError)
+    func append(_ record: [UInt8], assigningSequence: Bool, events: Int = 1) throws(TrackingError)
         -> (serial: Int, sequence: UInt64, wakesSenders: Bool) {
-        var payload = record
+        let appended: Result<(serial: Int, sequence: UInt64, wakesSenders: Bool), TrackingError> = record.withUnsafeBufferPointer { payload in
+            Result { () throws(TrackingError) in try append(payload, assigningSequence: assigningSequence, events: events) }
+        }
+        return try appended.get()
+    }
+
+    /// Appends one record from bytes the caller holds (the `track` path writes its record into room of its
+    /// own): they are copied into the journal's buffer under its lock, with no array of their own.
+    func append(_ payload: UnsafeBufferPointer<UInt8>, assigningSequence: Bool, events: Int = 1) throws(TrackingError)
+        -> (serial: Int, sequence: UInt64, wakesSenders: Bool) {
         let (appended, due, wakes) = try withState { (state: inout JournalState) throws(TrackingError) in
-            let appended = try state.append(&payload, assigningSequence: assigningSequence, events: events)
+            let appended = try state.append(payload, assigningSequence: assigningSequence, events: events)
             let wakes = appended.serial >= state.wakeSendersAt
             if wakes { state.wakeSendersAt = .max }
             return (appended, state.flushDue && !state.isStrict, wakes)

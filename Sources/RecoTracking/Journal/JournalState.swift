@@ -52,10 +52,10 @@ struct JournalState {
 
     var segments: [Segment] = []
     /// Payloads accepted and not yet written, oldest first, with their serial numbers.
-    var buffer: [(serial: Int, payload: [UInt8])] = []
+    var buffer = PendingRecords()
     var bufferBytes = 0
     /// Payloads written but not yet durable, by segment: what a failed `sync` puts back.
-    var unsynced: [(segment: UInt64, serial: Int, payload: [UInt8])] = []
+    var unsynced: [(segment: UInt64, serial: Int, payload: ArraySlice<UInt8>)] = []
     /// A flush is between its plan and its completion (flushes are serialised by the journal).
     var flushing = false
 
@@ -108,9 +108,9 @@ struct JournalState {
     var untaken: Int { pending - inFlight.values.reduce(0, +) }
 
     /// The events a record holds (one, or a page's impressions).
-    static func events(in payload: [UInt8]) -> Int { PageRecordCodec.eventCount(of: payload[...]) }
+    static func events(in payload: ArraySlice<UInt8>) -> Int { PageRecordCodec.eventCount(of: payload) }
 
-    static func events(in records: [(serial: Int, payload: [UInt8])]) -> Int {
+    static func events(in records: [(serial: Int, payload: ArraySlice<UInt8>)]) -> Int {
         records.reduce(0) { $0 + events(in: $1.payload) }
     }
 
@@ -133,7 +133,7 @@ struct JournalState {
     /// Takes a record into the buffer; returns its serial and, when `assigningSequence`, the sequence
     /// number written into the event's id (bytes 9..<17 of an ``EventCodec`` payload). A record of
     /// `events` events (a page's impressions) takes that many consecutive numbers; the first is written.
-    mutating func append(_ payload: inout [UInt8], assigningSequence: Bool, events: Int = 1) throws(TrackingError) -> (serial: Int, sequence: UInt64) {
+    mutating func append(_ payload: UnsafeBufferPointer<UInt8>, assigningSequence: Bool, events: Int = 1) throws(TrackingError) -> (serial: Int, sequence: UInt64) {
         guard !intakeClosed else { throw .shutDown }
         // Batched: while the disk fails, what is accepted could not be made durable; refuse instead.
         if case .batched = durability, let diskError { throw diskError }
@@ -142,17 +142,18 @@ struct JournalState {
         guard payload.count <= RecordFrame.maximumPayload else {
             throw .journal("an event of \(payload.count) bytes is larger than the journal takes (\(RecordFrame.maximumPayload))")
         }
+        guard !assigningSequence || payload.count >= 17 else { throw .journal("an event record of \(payload.count) bytes has no room for its id") }
+        lastSerial += 1
+        let range = buffer.append(serial: lastSerial, payload)
         var number: UInt64 = 0
         if assigningSequence {
             number = nextSequence + 1
             nextSequence += UInt64(max(1, events))
-            for index in 0..<8 { payload[9 + index] = UInt8(truncatingIfNeeded: number >> UInt64(index * 8)) }
+            buffer.patch(number, at: range.lowerBound + 9)
         }
-        lastSerial += 1
-        buffer.append((lastSerial, payload))
         bufferBytes += size
         // Counted from the record itself, as everywhere else (a take, recovery): `events` only numbers.
-        pending += Self.events(in: payload)
+        pending += Self.events(in: buffer.payload(range))
         return (lastSerial, number)
     }
 
@@ -174,7 +175,7 @@ struct JournalState {
         var segment: UInt64
         var base: Int
         var bytes: [UInt8]
-        var records: [(serial: Int, payload: [UInt8])]
+        var records: [(serial: Int, payload: ArraySlice<UInt8>)]
         /// Segments with bytes not yet durable, oldest first; `sync` each (empty in memory).
         var sync: [UInt64]
     }
@@ -200,9 +201,9 @@ struct JournalState {
         bytes.reserveCapacity(bufferBytes + RecordFrame.segmentHeaderSize)
         if !target.exists { bytes += RecordFrame.segmentHeader }
         let base = target.exists ? target.size : 0
-        for record in buffer { RecordFrame.append(record.payload, segment: target.number, offset: base + bytes.count, to: &bytes) }
-        let records = buffer
-        buffer.removeAll(keepingCapacity: true)
+        let records = buffer.records
+        for record in records { RecordFrame.append(record.payload, segment: target.number, offset: base + bytes.count, to: &bytes) }
+        buffer.removeAll()
         bufferBytes = 0
         flushing = true
         var sync = toSync
@@ -234,7 +235,7 @@ struct JournalState {
         }
         guard let at = index(of: plan.segment) else { return outcome.writeFailed }
         var failure: TrackingError?
-        var failedRecords: [(serial: Int, payload: [UInt8])] = []
+        var failedRecords: [(serial: Int, payload: ArraySlice<UInt8>)] = []
         segments[at].exists = true   // even a failed write may have created it
         if let error = outcome.writeFailed {
             failure = error
@@ -285,7 +286,7 @@ struct JournalState {
             // reports it); the write itself went through, so the disk works again.
             diskError = nil
             // Everything before the oldest record still buffered (appended during this flush) is durable.
-            durableSerial = max(durableSerial, (buffer.first?.serial ?? lastSerial + 1) - 1)
+            durableSerial = max(durableSerial, (buffer.firstSerial ?? lastSerial + 1) - 1)
         }
         markReadable()
         return failure
@@ -293,7 +294,7 @@ struct JournalState {
 
     /// Records whose write or `sync` failed: batched, they go back to be written again (they were
     /// accepted); strict, they are refused to the callers waiting for them (who get the error).
-    private mutating func settleFailed(_ records: [(serial: Int, payload: [UInt8])], _ error: TrackingError) {
+    private mutating func settleFailed(_ records: [(serial: Int, payload: ArraySlice<UInt8>)], _ error: TrackingError) {
         guard !records.isEmpty else { return }
         if isStrict {
             let serials = records.map(\.serial)
@@ -301,8 +302,8 @@ struct JournalState {
             if refused.count > 64 { refused.removeFirst(refused.count - 64) }
             pending -= Self.events(in: records)
         } else {
-            buffer = records.sorted { $0.serial < $1.serial } + buffer
-            bufferBytes = buffer.reduce(0) { $0 + $1.payload.count + RecordFrame.headerSize }
+            buffer.putBack(records)
+            bufferBytes = buffer.records.reduce(0) { $0 + $1.payload.count + RecordFrame.headerSize }
         }
     }
 
