@@ -11,26 +11,39 @@ int reco_crc32_can_fold(void) {
 }
 
 // The message as a polynomial, reflected: bit i of a little-endian 128-bit block is the coefficient of
-// x^(127 - i). One block is folded forward over the next 128 bits of message by multiplying its low half
-// (x^127..x^64) by x^192 and its high half (x^63..x^0) by x^128, modulo the polynomial. A carry-less
-// product of two reflected 64-bit halves comes out one degree low, so the constants are x^191 and x^127
-// mod P, reflected into the top 32 bits of a 64-bit half.
+// x^(127 - i). Each block is folded forward over the next 128 bits of message by carry-less multiplication
+// of its two 64-bit halves with x^(128+32) and x^(128-32) mod P; the last block is folded to 64 bits, then
+// to 32, and reduced modulo P with Barrett's method (u = x^64 / P). The constants are those of Intel's
+// "Fast CRC Computation for Generic Polynomials Using PCLMULQDQ" for P = 0x104C11DB7, bit-reflected and
+// shifted one place (a reflected carry-less product comes out one degree low).
 __attribute__((target("pclmul,sse2")))
-void reco_crc32_fold(uint32_t state, const uint8_t *bytes, size_t count, uint8_t *residue) {
-    const __m128i constants = _mm_set_epi64x((long long)0x9ba54c6f00000000ULL,   // x^127 mod P, for the high half
-                                             (long long)0x65673b4600000000ULL);  // x^191 mod P, for the low half
+uint32_t reco_crc32_fold(uint32_t state, const uint8_t *bytes, size_t count) {
+    const __m128i fold = _mm_set_epi64x((long long)0x0ccaa009eULL,    // x^(128-32) mod P, for the high half
+                                        (long long)0x1751997d0ULL);   // x^(128+32) mod P, for the low half
+    const __m128i to32 = _mm_set_epi64x(0, (long long)0x163cd6124ULL);  // x^64 mod P
+    const __m128i barrett = _mm_set_epi64x((long long)0x1F7011641ULL,  // u, the quotient x^64 / P
+                                           (long long)0x1DB710641ULL); // P
+    const __m128i low32 = _mm_set_epi32(0, 0, 0, -1);
     __m128i folded = _mm_xor_si128(_mm_loadu_si128((const __m128i *)bytes), _mm_cvtsi32_si128((int)state));
     for (size_t at = 16; at + 16 <= count; at += 16) {
-        __m128i low = _mm_clmulepi64_si128(folded, constants, 0x00);
-        __m128i high = _mm_clmulepi64_si128(folded, constants, 0x11);
+        __m128i low = _mm_clmulepi64_si128(folded, fold, 0x00);
+        __m128i high = _mm_clmulepi64_si128(folded, fold, 0x11);
         folded = _mm_xor_si128(_mm_xor_si128(low, high), _mm_loadu_si128((const __m128i *)(bytes + at)));
     }
-    _mm_storeu_si128((__m128i *)residue, folded);
+    // 128 bits to 64: the low half times x^(128-32) mod P, plus the high half.
+    folded = _mm_xor_si128(_mm_clmulepi64_si128(folded, fold, 0x10), _mm_srli_si128(folded, 8));
+    // 64 bits to 32: the low 32 bits times x^64 mod P, plus the rest.
+    folded = _mm_xor_si128(_mm_clmulepi64_si128(_mm_and_si128(folded, low32), to32, 0x00), _mm_srli_si128(folded, 4));
+    // Barrett: the quotient's low 32 bits times P, subtracted (xored); the remainder is in bits 32-63.
+    __m128i quotient = _mm_and_si128(_mm_clmulepi64_si128(_mm_and_si128(folded, low32), barrett, 0x10), low32);
+    folded = _mm_xor_si128(folded, _mm_clmulepi64_si128(quotient, barrett, 0x00));
+    return (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(folded, 4));
 }
 #else
 int reco_crc32_can_fold(void) { return 0; }
-void reco_crc32_fold(uint32_t state, const uint8_t *bytes, size_t count, uint8_t *residue) {
-    (void)state; (void)bytes; (void)count; memset(residue, 0, 16);
+uint32_t reco_crc32_fold(uint32_t state, const uint8_t *bytes, size_t count) {
+    (void)bytes; (void)count;
+    return state;
 }
 #endif
 

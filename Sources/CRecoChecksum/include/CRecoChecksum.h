@@ -10,10 +10,10 @@
 /// Whether `reco_crc32_fold` can run on this processor (x86-64 with PCLMULQDQ). Asks the processor each time.
 int reco_crc32_can_fold(void);
 
-/// Folds `count` bytes (a multiple of 16, at least 32) with a raw CRC state (not inverted) xored into
-/// their first four, into 16 bytes `residue` congruent to them modulo the polynomial: the CRC of `residue`
-/// from a zero state is the CRC of the bytes from `state`. Only when `reco_crc32_can_fold()` is 1.
-void reco_crc32_fold(uint32_t state, const uint8_t *bytes, size_t count, uint8_t *residue);
+/// Advances a raw CRC state (not inverted) over `count` bytes, a multiple of 16 and at least 16: folds
+/// them with carry-less multiplication and reduces the result to the new state. Only when
+/// `reco_crc32_can_fold()` is 1.
+uint32_t reco_crc32_fold(uint32_t state, const uint8_t *bytes, size_t count);
 
 /// Advances a raw CRC state over `count` bytes with ARM's CRC32 instructions: 1 with `*state` advanced,
 /// or 0 (nothing done) where they are not available.

@@ -54,13 +54,11 @@ public enum CRC32 {
         guard let base = buffer.baseAddress else { return previous }
         if buffer.count >= 32 {
             if folds {
-                // The whole 16-byte blocks folded to 16 bytes, whose checksum from a zero state (previous
-                // 0xFFFFFFFF) is theirs; then the last few bytes on from it.
+                // The whole 16-byte blocks folded and reduced in C; then the last few bytes (under 16) on
+                // from there, by the tables.
                 let blocks = buffer.count & ~15
-                var residue: (UInt64, UInt64) = (0, 0)
-                withUnsafeMutableBytes(of: &residue) { reco_crc32_fold(~previous, base, blocks, $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
-                let folded = withUnsafeBytes(of: residue) { table($0.bindMemory(to: UInt8.self), continuing: 0xFFFF_FFFF) }
-                return table(UnsafeBufferPointer(rebasing: buffer[blocks...]), continuing: folded)
+                let folded = ~reco_crc32_fold(~previous, base, blocks)
+                return blocks == buffer.count ? folded : table(UnsafeBufferPointer(rebasing: buffer[blocks...]), continuing: folded)
             }
             var state = ~previous
             if reco_crc32_arm(&state, base, buffer.count) != 0 { return ~state }
