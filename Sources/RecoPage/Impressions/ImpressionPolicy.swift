@@ -19,14 +19,17 @@ public struct ImpressionPolicy: Sendable {
     /// case-insensitively).
     public func visit(userAgent: String?, headers: [(name: String, value: String)]) -> PageVisit {
         for header in headers {
-            let name = header.name.lowercased()
-            guard name == "sec-purpose" || name == "purpose" || name == "x-purpose" || name == "x-moz" else { continue }
+            let name = header.name
+            guard Self.named(name, "sec-purpose") || Self.named(name, "purpose") || Self.named(name, "x-purpose")
+                    || Self.named(name, "x-moz") else { continue }
             let purposes = header.value.lowercased().split(whereSeparator: { $0 == ";" || $0 == "," }).map { $0.trimmingCharacters(in: .whitespaces) }
             if purposes.contains("prefetch") || purposes.contains("preview") || purposes.contains("prerender") {
                 return PageVisit(.prefetch, detail: "\(header.name): \(header.value)")
             }
         }
-        guard let userAgent, !userAgent.trimmingCharacters(in: .whitespaces).isEmpty else {
+        // Blank as `trimmingCharacters(in: .whitespaces)` sees it (spaces and tabs), without Foundation's
+        // string machinery: this runs for every page request.
+        guard let userAgent, !userAgent.unicodeScalars.allSatisfy({ $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }) else {
             return PageVisit(.bot, detail: "no User-Agent")
         }
         if let token = bots.match(userAgent) { return PageVisit(.bot, detail: token) }
@@ -35,7 +38,16 @@ public struct ImpressionPolicy: Sendable {
 
     /// ``visit(userAgent:headers:)`` with the user agent read from the headers.
     public func visit(headers: [(name: String, value: String)]) -> PageVisit {
-        visit(userAgent: headers.first { $0.name.lowercased() == "user-agent" }?.value, headers: headers)
+        visit(userAgent: headers.first { Self.named($0.name, "user-agent") }?.value, headers: headers)
+    }
+
+    /// Whether a header's name is `lowercaseName`, letters compared case-insensitively: byte by byte, with
+    /// no lower-cased copy (HTTP names are ASCII; no other letter lower-cases to one of these names' letters).
+    static func named(_ name: String, _ lowercaseName: StaticString) -> Bool {
+        let utf8 = name.utf8
+        guard utf8.count == lowercaseName.utf8CodeUnitCount else { return false }
+        let expected = UnsafeBufferPointer(start: lowercaseName.utf8Start, count: lowercaseName.utf8CodeUnitCount)
+        return zip(utf8, expected).allSatisfy { byte, lower in (byte &- 0x41 < 26 ? byte | 0x20 : byte) == lower }
     }
 }
 

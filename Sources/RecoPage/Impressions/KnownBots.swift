@@ -14,11 +14,18 @@ import Foundation
 public struct KnownBots: Hashable, Sendable {
     /// The tokens, lower-cased, in the list's order.
     public let tokens: [String]
+    /// All the tokens at once, for ``match(_:)``.
+    private let matcher: TokenMatcher
 
     /// A list of tokens (matched case-insensitively).
     public init(tokens: [String]) {
         self.tokens = tokens.map { $0.lowercased() }.filter { !$0.isEmpty }
+        matcher = TokenMatcher(tokens: self.tokens)
     }
+
+    public static func == (left: KnownBots, right: KnownBots) -> Bool { left.tokens == right.tokens }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(tokens) }
 
     /// A list in the file format: one token a line; blank lines and lines starting with `#` ignored.
     public init(text: String) {
@@ -37,9 +44,9 @@ public struct KnownBots: Hashable, Sendable {
     /// This list with more tokens.
     public func adding(_ more: [String]) -> KnownBots { KnownBots(tokens: tokens + more) }
 
-    /// The first token found in `userAgent`, or nil when it names no known bot.
+    /// The first token (in the list's order) found in `userAgent` lower-cased, or nil when it names no
+    /// known bot: one pass over its bytes for all the tokens at once (``TokenMatcher``).
     public func match(_ userAgent: String) -> String? {
-        let lowered = userAgent.lowercased()
-        return tokens.first { lowered.contains($0) }
+        matcher.firstToken(in: userAgent).map { tokens[$0] }
     }
 }
