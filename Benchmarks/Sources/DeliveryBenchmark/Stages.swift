@@ -58,15 +58,6 @@ enum Workload {
                     position: index % 12 + 1, context: context, occurred: Date(timeIntervalSince1970: 1_714_566_896 + Double(index)))
     }
 
-    /// Passes `count` of the clicks, in turn, to `body`, through the array's buffer rather than its
-    /// subscript, which copied each interaction out (eleven strings retained, then released: about 700
-    /// instructions of the `track` stage's figure that were the harness's, not `track`'s).
-    static func forEachClick(_ count: Int, _ body: (Interaction) throws -> Void) rethrows {
-        try clicks.withUnsafeBufferPointer { interactions in
-            for number in 0..<count { try body(interactions[number % interactions.count]) }
-        }
-    }
-
     /// Products per page in the page workload (one block of 24 products, as a category page shows).
     static let pageSize = 24
 
@@ -152,7 +143,7 @@ func stalledTracker() throws -> Tracker {
     var configuration = Workload.memoryConfiguration()
     configuration.maxConcurrentRequests = 4
     let tracker = try Tracker(destination: Workload.segmentify(port: 9), configuration: configuration, transport: transport)
-    try Workload.forEachClick(2_000) { try tracker.track($0) }
+    for number in 0..<2_000 { try tracker.track(Workload.clicks[number % Workload.clicks.count]) }
     try tracker.flush()
     while transport.requests < 4 { usleep(1_000) }
     return tracker
@@ -189,11 +180,11 @@ extension Stage {
         switch self {
         case .check:
             let tracker = try stalledTracker()
-            try Workload.forEachClick(count) { try tracker.check($0) }
+            for number in 0..<count { try tracker.check(Workload.clicks[number % Workload.clicks.count]) }
             _ = blocking { await tracker.shutdown(deadline: .zero) }
         case .track:
             let tracker = try stalledTracker()
-            try Workload.forEachClick(count) { try tracker.track($0) }
+            for number in 0..<count { try tracker.track(Workload.clicks[number % Workload.clicks.count]) }
             _ = blocking { await tracker.shutdown(deadline: .zero) }
         case .readBack:
             let payloads = Workload.records(count).map(\.bytes)
@@ -245,7 +236,7 @@ func deliver(count: Int, port: Int, transport: any Transport, pages: Bool = fals
     if pages {
         tracked = try Workload.trackPages(count, into: tracker)
     } else {
-        try Workload.forEachClick(count) { try tracker.track($0) }
+        for number in 0..<count { try tracker.track(Workload.clicks[number % Workload.clicks.count]) }
     }
     try tracker.flush()
     let delivered = blocking {
