@@ -17,7 +17,8 @@ public struct KnownBots: Hashable, Sendable {
     /// All the tokens at once, for ``match(_:)``.
     private let matcher: TokenMatcher
 
-    /// A list of tokens (matched case-insensitively).
+    /// A list of tokens (matched case-insensitively). Make a list once and keep it (as ``builtIn`` is):
+    /// its tokens are compiled into one automaton here, about a third of a millisecond for the built-in list.
     public init(tokens: [String]) {
         self.tokens = tokens.map { $0.lowercased() }.filter { !$0.isEmpty }
         matcher = TokenMatcher(tokens: self.tokens)
