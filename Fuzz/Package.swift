@@ -35,6 +35,7 @@ let package = Package(
         fuzzTarget("FuzzEventRecords", ["RecoKit", "RecoTracking", "RecoVendors"]),
         fuzzTarget("FuzzClickToken", ["StorefrontCore"], package: "Storefront"),
         fuzzTarget("FuzzBeacon", ["StorefrontCore"], package: "Storefront"),
+        fuzzTarget("FuzzUserAgent", ["RecoPage"]),
     ],
     swiftLanguageModes: [.v6]
 )

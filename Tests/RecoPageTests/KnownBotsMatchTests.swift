@@ -34,6 +34,18 @@ struct KnownBotsMatchTests {
         #expect(KnownBots(tokens: ["çrawler"]).match("Mozilla ÇRAWLER") == "çrawler")
     }
 
+    /// Every printable ASCII character as a one-character user agent, against each as a one-token list:
+    /// letters match their other case, nothing else does (`@` and `[` sit next to the capitals).
+    @Test func everyASCIICharacterIsLowerCasedAsLowercasedDoes() {
+        let characters = (0x20...0x7E).map { String(UnicodeScalar(UInt8($0))) }
+        for token in characters {
+            let bots = KnownBots(tokens: [token])
+            for userAgent in characters {
+                #expect(bots.match(userAgent) == Self.reference(bots.tokens, userAgent), "token \(token.debugDescription), user agent \(userAgent.debugDescription)")
+            }
+        }
+    }
+
     @Test func randomUserAgentsAgreeWithTheDefinition() {
         let seed = ProcessInfo.processInfo.environment["RECOKIT_BOTS_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
         print("KnownBotsMatchTests seed: \(seed) (replay: RECOKIT_BOTS_SEED=\(seed) swift test --filter KnownBotsMatchTests)")
