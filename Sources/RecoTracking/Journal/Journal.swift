@@ -51,10 +51,9 @@ final class Journal: @unchecked Sendable {
     /// `wakesSenders`: this append reached the serial idle senders wait for (``wakeSenders(at:)``).
     func append(_ record: [UInt8], assigningSequence: Bool, events: Int = 1) throws(TrackingError)
         -> (serial: Int, sequence: UInt64, wakesSenders: Bool) {
-        let appended: Result<(serial: Int, sequence: UInt64, wakesSenders: Bool), TrackingError> = record.withUnsafeBufferPointer { payload in
-            Result { () throws(TrackingError) in try append(payload, assigningSequence: assigningSequence, events: events) }
+        try record.withUnsafeBufferPointer { (payload) throws(TrackingError) in
+            try append(payload, assigningSequence: assigningSequence, events: events)
         }
-        return try appended.get()
     }
 
     /// Appends one record from bytes the caller holds (the `track` path writes its record into room of its

@@ -53,7 +53,8 @@ struct JournalState {
     var segments: [Segment] = []
     /// Payloads accepted and not yet written, oldest first, with their serial numbers.
     var buffer = PendingRecords()
-    var bufferBytes = 0
+    /// Bytes the buffer will take in a segment: its payloads and a frame header each.
+    var bufferBytes: Int { buffer.bytes.count + buffer.count * RecordFrame.headerSize }
     /// Payloads written but not yet durable, by segment: what a failed `sync` puts back.
     var unsynced: [(segment: UInt64, serial: Int, payload: ArraySlice<UInt8>)] = []
     /// A flush is between its plan and its completion (flushes are serialised by the journal).
@@ -151,7 +152,6 @@ struct JournalState {
             nextSequence += UInt64(max(1, events))
             buffer.patch(number, at: range.lowerBound + 9)
         }
-        bufferBytes += size
         // Counted from the record itself, as everywhere else (a take, recovery): `events` only numbers.
         pending += Self.events(in: buffer.payload(range))
         return (lastSerial, number)
@@ -204,7 +204,6 @@ struct JournalState {
         let records = buffer.records
         for record in records { RecordFrame.append(record.payload, segment: target.number, offset: base + bytes.count, to: &bytes) }
         buffer.removeAll()
-        bufferBytes = 0
         flushing = true
         var sync = toSync
         if !isMemory, !records.isEmpty, !sync.contains(target.number) { sync.append(target.number) }
@@ -303,7 +302,6 @@ struct JournalState {
             pending -= Self.events(in: records)
         } else {
             buffer.putBack(records)
-            bufferBytes = buffer.records.reduce(0) { $0 + $1.payload.count + RecordFrame.headerSize }
         }
     }
 
