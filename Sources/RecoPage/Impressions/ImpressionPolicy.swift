@@ -47,7 +47,7 @@ public struct ImpressionPolicy: Sendable {
         let utf8 = name.utf8
         guard utf8.count == lowercaseName.utf8CodeUnitCount else { return false }
         let expected = UnsafeBufferPointer(start: lowercaseName.utf8Start, count: lowercaseName.utf8CodeUnitCount)
-        return zip(utf8, expected).allSatisfy { byte, lower in (byte &- 0x41 < 26 ? byte | 0x20 : byte) == lower }
+        return zip(utf8, expected).allSatisfy { byte, lower in TokenMatcher.lowercased(byte) == lower }
     }
 }
 

@@ -90,14 +90,17 @@ struct TokenMatcher: Sendable {
         return lowered.withUTF8 { scan($0, asciiOnly: false) } ?? nil
     }
 
+    /// An ASCII capital letter as its small letter, any other byte as it is: what `lowercased()` does to ASCII.
+    @inline(__always)
+    static func lowercased(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
+
     /// The first token's index (`.some(nil)` for none), or nil when `asciiOnly` and a byte is not ASCII.
     private func scan(_ bytes: UnsafeBufferPointer<UInt8>, asciiOnly: Bool) -> Int?? {
         var state = 0
         var first = Int32.max
         for byte in bytes {
             if asciiOnly, byte >= 0x80 { return nil }
-            let lowered = byte &- 0x41 < 26 ? byte | 0x20 : byte
-            state = Int(next[state * classCount + Int(classes[Int(lowered)])])
+            state = Int(next[state * classCount + Int(classes[Int(Self.lowercased(byte))])])
             first = min(first, firstEnding[state])
         }
         return .some(first == .max ? nil : Int(first))
