@@ -21,7 +21,7 @@ for include in Sources/*/include; do c_modules+=(-I "$include"); done
 for catalog in Sources/*/*.docc; do
     module="$(basename "$catalog" .docc)"
     mkdir -p "$work/$module"
-    # C modules (CRecoChecksum) are found by their module maps in Sources/*/include.
+    # C modules (CRecoChecksum, CRecoEscaping) are found by their module maps in Sources/*/include.
     swift-symbolgraph-extract -module-name "$module" -I "$modules" "${c_modules[@]}" -target "$(uname -m)-unknown-linux-gnu" \
         -minimum-access-level public -output-dir "$work/$module" >/dev/null
     report="$(docc convert "$catalog" --additional-symbol-graph-dir "$work/$module" --analyze \

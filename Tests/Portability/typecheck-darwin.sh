@@ -60,7 +60,7 @@ mkdir -p "$work/modules"
 printf '@_exported import Glibc\n' > "$work/Darwin.swift"
 swiftc -parse-as-library -module-name Darwin -emit-module -emit-module-path "$work/modules/Darwin.swiftmodule" "$work/Darwin.swift"
 
-# C modules (CRecoChecksum: plain C, no platform #if that Swift sees) are imported through their module maps.
+# C modules (CRecoChecksum, CRecoEscaping: plain C, no platform #if that Swift sees) are imported through their module maps.
 c_modules=()
 for include in Sources/*/include; do c_modules+=(-I "$PWD/$include"); done
 

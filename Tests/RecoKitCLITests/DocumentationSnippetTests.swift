@@ -94,7 +94,7 @@ struct DocumentationSnippetTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recokit-readme-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (built, program) = try SwiftCompiler.build(example.code, linking: ["RecoKit", "RecoHTTP", "RecoTemplates", "CRecoChecksum", "RecoTracking",
+        let (built, program) = try SwiftCompiler.build(example.code, linking: ["RecoKit", "RecoHTTP", "RecoTemplates", "CRecoChecksum", "CRecoEscaping", "RecoTracking",
                                                                                "RecoVendors", "RecoKitTesting"], into: folder)
         try #require(built.status == 0, "the example does not build:\n\(built.output)")
 

@@ -1,0 +1,87 @@
+#include "CRecoEscaping.h"
+#include <string.h>
+
+#if defined(__x86_64__) || defined(__SSE2__)
+#include <emmintrin.h>
+#define RECO_HAVE_SSE2 1
+#endif
+
+// Writes the escape of one byte that needs it (below 0x20, `"` or `\`); returns where the next byte goes.
+static uint8_t *escape_byte(uint8_t *out, uint8_t byte) {
+    static const char hex[] = "0123456789abcdef";
+    out[0] = '\\';
+    switch (byte) {
+    case '"': out[1] = '"'; return out + 2;
+    case '\\': out[1] = '\\'; return out + 2;
+    case '\n': out[1] = 'n'; return out + 2;
+    case '\r': out[1] = 'r'; return out + 2;
+    case '\t': out[1] = 't'; return out + 2;
+    default:
+        out[1] = 'u'; out[2] = '0'; out[3] = '0';
+        out[4] = (uint8_t)hex[byte >> 4];
+        out[5] = (uint8_t)hex[byte & 0xF];
+        return out + 6;
+    }
+}
+
+static int needs_escape(uint8_t byte) { return byte < 0x20 || byte == '"' || byte == '\\'; }
+
+// Bit 7 of each byte of the result is set where that byte of `word` is below 0x20, `"` or `\` (bytes
+// from 0x80 up never are: the subtractions borrow only out of bytes below the constant, and `~word`
+// clears bit 7 of bytes that had it).
+static uint64_t flagged(uint64_t word) {
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    uint64_t quote = word ^ (ones * '"'), backslash = word ^ (ones * '\\');
+    return (((word - ones * 0x20) & ~word) | ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash)) & highs;
+}
+
+static uint64_t load64(const uint8_t *at) { uint64_t word; memcpy(&word, at, 8); return word; }
+static void store64(uint8_t *at, uint64_t word) { memcpy(at, &word, 8); }
+
+// From `at` on: eight bytes a step, each word stored as it is and checked in the same step; a word with
+// a byte to escape is written on byte by byte from there. The last few bytes by the last eight, which
+// may overlap bytes already written as they are (a byte that needs no escape is always written as itself).
+static size_t escape_words(uint8_t *output, const uint8_t *bytes, size_t count, size_t at, uint8_t *out) {
+    while (at + 8 <= count) {
+        uint64_t word = load64(bytes + at);
+        store64(out, word);
+        if (!flagged(word)) { out += 8; at += 8; continue; }
+        for (size_t end = at + 8; at < end; at++) out = needs_escape(bytes[at]) ? escape_byte(out, bytes[at]) : (*out = bytes[at], out + 1);
+    }
+    if (at < count && count >= 8 && !flagged(load64(bytes + count - 8))) {
+        store64(out - (8 - (count - at)), load64(bytes + count - 8));
+        return (size_t)(out - output) + (count - at);
+    }
+    for (; at < count; at++) out = needs_escape(bytes[at]) ? escape_byte(out, bytes[at]) : (*out = bytes[at], out + 1);
+    return (size_t)(out - output);
+}
+
+size_t reco_json_escape_portable(uint8_t *output, const uint8_t *bytes, size_t count) {
+    return escape_words(output, bytes, count, 0, output);
+}
+
+#if RECO_HAVE_SSE2
+size_t reco_json_escape(uint8_t *output, const uint8_t *bytes, size_t count) {
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), control = _mm_set1_epi8(0x1F);
+    uint8_t *out = output;
+    size_t at = 0;
+    while (at + 16 <= count) {
+        __m128i block = _mm_loadu_si128((const __m128i *)(bytes + at));
+        _mm_storeu_si128((__m128i *)out, block);
+        // Below 0x20 (unsigned): the byte is its own minimum with 0x1F.
+        __m128i flags = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)),
+                                     _mm_cmpeq_epi8(_mm_min_epu8(block, control), block));
+        unsigned mask = (unsigned)_mm_movemask_epi8(flags);
+        if (mask == 0) { out += 16; at += 16; continue; }
+        // The bytes before the first to escape are stored already.
+        unsigned clean = (unsigned)__builtin_ctz(mask);
+        out = escape_byte(out + clean, bytes[at + clean]);
+        at += clean + 1;
+    }
+    return escape_words(output, bytes, count, at, out);
+}
+#else
+size_t reco_json_escape(uint8_t *output, const uint8_t *bytes, size_t count) {
+    return escape_words(output, bytes, count, 0, output);
+}
+#endif

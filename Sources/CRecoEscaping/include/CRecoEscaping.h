@@ -1,0 +1,20 @@
+// JSON string escaping of UTF-8 bytes, sixteen bytes at a time with SSE2 on x86-64 (eight at a time
+// elsewhere). RecoTracking's BodyWriter writes every string field of a vendor's event batch through it.
+#ifndef RECO_ESCAPING_H
+#define RECO_ESCAPING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Writes `count` bytes of UTF-8 escaped for the inside of a JSON string to `output`, and returns how
+/// many bytes it wrote. `"` and `\` are written `\"` and `\\`; newline, carriage return and tab `\n`,
+/// `\r` and `\t`; the other bytes below 0x20 `\u00XX` (lower-case hex); every other byte as it is.
+/// `output` must have room for `6 * count + 16` bytes: beyond what it writes, up to 16 bytes after it
+/// may be overwritten with bytes of no meaning.
+size_t reco_json_escape(uint8_t *output, const uint8_t *bytes, size_t count);
+
+/// The same with eight bytes at a time in plain C, whatever the processor: what `reco_json_escape` does
+/// where it has no vector instructions (tests compare the two).
+size_t reco_json_escape_portable(uint8_t *output, const uint8_t *bytes, size_t count);
+
+#endif
