@@ -68,6 +68,33 @@ struct PageCacheTests {
         }
     }
 
+    @Test func aKeptPageIsNotFoundByKeysOnceAnotherAnswerIsNewer() async throws {
+        // The page is kept beside its first answer; a newer second answer (fetched again for a page of its
+        // own) makes it out of date, though both answers are fresh.
+        try await withVendorServer { server in
+            try await server.route(Fixtures.retenoPath("r1v1"), otherwise: .init(body: Fixtures.retenoReply(prefix: "a")))
+            try await server.route(Fixtures.retenoPath("r2v2"), otherwise: .init(body: Fixtures.retenoReply(prefix: "b")))
+            let time = ManualTime()
+            let cache = RecommendationsCache(timeToLive: .seconds(60), staleWhileRevalidate: .zero, clock: time.clock)
+            let client = RecommendationsClient(cache: cache, sharedFetchTimeout: Fixtures.patience)
+            let first = try Self.shared(server.base, variant: "r1v1"), second = try Self.shared(server.base, variant: "r2v2")
+            let keys = [first, second].compactMap(\.cacheKey)
+            let renders = Counter()
+            _ = await Self.page(client, [second], renders: renders)                // r2v2 stored at 0 s
+            time.advance(.seconds(50))
+            #expect(await !Self.page(client, [first, second], renders: renders).fromCache)  // r1v1 stored at 50 s
+            #expect(client.keptPage(for: keys, as: Product.self, name: "list") != nil)
+            time.advance(.seconds(11))
+            _ = await Self.page(client, [second], renders: renders)                // r2v2 expired: fetched again at 61 s
+            #expect(try await server.count(Fixtures.retenoPath("r2v2")) == 2)
+            #expect(client.keptPage(for: keys, as: Product.self, name: "list") == nil, "rendered from the older r2v2 answer")
+            let again = await Self.page(client, [first, second], renders: renders)
+            #expect(!again.fromCache && renders.value == 4, "rendered anew from the newer answer")
+            #expect(client.keptPage(for: keys, as: Product.self, name: "list")?.html == again.html)
+            #expect(try await server.count(Fixtures.retenoPath("r1v1")) == 1, "r1v1 stayed fresh throughout")
+        }
+    }
+
     @Test func aPageWithAFailedVendorIsNotKept() async throws {
         try await withVendorServer { server in
             try await server.route(Fixtures.retenoPath("r1v1"), otherwise: .init(body: Fixtures.retenoReply(prefix: "a")))

@@ -208,18 +208,22 @@ public final class RecommendationsCache: @unchecked Sendable {
     /// without building its requests. Nil when anything is missing or stale (ask the usual way).
     func keptRendering(_ keys: [RecommendationsCacheKey], name: RenderingName) -> Rendering? {
         lock.locked {
-            guard let first = keys.first else { return nil }
+            // Each key's entry is found once, then read and marked where it stands: an entry taken out of
+            // the dictionary is a copy of all it holds (its answer, renderings, loading task).
+            guard let first = keys.first, let firstPlace = entries.index(forKey: first),
+                  let rendering = entries.values[firstPlace].rendered[name], rendering.others.count == keys.count - 1 else { return nil }
             let now = clock.now()
-            var generations: [UInt64] = []
-            generations.reserveCapacity(keys.count)
-            for key in keys {
-                guard let entry = entries[key], entry.answer != nil, now - entry.storedAt < timeToLive else { return nil }
-                generations.append(entry.generation)
+            var places = [firstPlace]
+            places.reserveCapacity(keys.count)
+            for number in keys.indices {
+                guard let place = number == 0 ? firstPlace : entries.index(forKey: keys[number]),
+                      entries.values[place].answer != nil, now - entries.values[place].storedAt < timeToLive,
+                      number == 0 || entries.values[place].generation == rendering.others[number - 1] else { return nil }
+                if number > 0 { places.append(place) }
             }
-            guard let rendering = entries[first]?.rendered[name], rendering.others.elementsEqual(generations.dropFirst()) else { return nil }
-            for key in keys {
+            for place in places {
                 tick += 1
-                entries[key]?.lastUsed = tick
+                entries.values[place].lastUsed = tick
             }
             counts.hits += keys.count
             return rendering
