@@ -26,9 +26,10 @@ static uint8_t *escape_byte(uint8_t *out, uint8_t byte) {
 
 static int needs_escape(uint8_t byte) { return byte < 0x20 || byte == '"' || byte == '\\'; }
 
-// Bit 7 of each byte of the result is set where that byte of `word` is below 0x20, `"` or `\` (bytes
-// from 0x80 up never are: the subtractions borrow only out of bytes below the constant, and `~word`
-// clears bit 7 of bytes that had it).
+// Nonzero exactly when some byte of `word` is below 0x20, `"` or `\`. A byte above such a byte may be
+// flagged too (the subtraction borrows out of it), which only sends that word to the byte-by-byte path;
+// a borrow starts only at a byte that is flagged rightly, and bytes from 0x80 up are never flagged
+// (`~word` clears their bit 7).
 static uint64_t flagged(uint64_t word) {
     const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
     uint64_t quote = word ^ (ones * '"'), backslash = word ^ (ones * '\\');
