@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import Crypto
+@testable import StorefrontCore
 @testable import StorefrontKit
 
 @Suite("Visitor cookies")
@@ -21,6 +23,25 @@ struct VisitorCookieTests {
         forgeries += [id + "." + String(repeating: "A", count: 43), String(repeating: "a", count: 5000)]
         for forged in forgeries {
             #expect(cookies.id(in: forged, kind: .visitor) == nil, "\(forged)")
+        }
+    }
+
+    @Test func theReadyHMACIsSwiftCryptosHMAC() {
+        // The tag is HMAC-SHA256 of "sf-<kind>-v1:<id>" with the key, as `HMAC<SHA256>` computes it (so
+        // values signed before the ready key blocks still read), for keys shorter than, as long as and
+        // longer than SHA-256's 64-byte block.
+        let seed = Seed.fromEnvironmentOrRandom()
+        print("VisitorCookieTests.hmac seed: \(seed) (STOREFRONT_TEST_SEED=\(seed) replays it)")
+        var random = SplitMix64(seed: seed)
+        for length in [0, 1, 31, 32, 33, 63, 64, 65, 100, 200] {
+            let key = random.bytes(length)
+            let cookies = VisitorCookies(key: key)
+            for kind in [VisitorCookies.Kind.visitor, .session] {
+                let id = random.hex(32)
+                let expected = HMAC<SHA256>.authenticationCode(for: Array("sf-\(kind.rawValue)-v1:\(id)".utf8), using: SymmetricKey(data: key))
+                #expect(Array(cookies.tag(id, kind: kind)) == Array(expected), "key of \(length) bytes, \(kind), seed \(seed)")
+                #expect(cookies.id(in: cookies.value(for: id, kind: kind), kind: kind) == id)
+            }
         }
     }
 
