@@ -19,7 +19,9 @@ final class Locked<State>: @unchecked Sendable {
         state.deallocate()
     }
 
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    /// Runs `body` on the value under the lock; throws what `body` throws (typed, so callers with typed
+    /// throws keep their error type).
+    func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&state.pointee)

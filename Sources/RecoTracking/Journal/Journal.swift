@@ -13,11 +13,8 @@ import Foundation
 final class Journal: @unchecked Sendable {
     let storage: any JournalStorage
     let durability: Durability
-    private let lock = NSLock()
-    /// The state, behind `lock`. Kept through a pointer rather than as a stored `var`, as ``Locked`` keeps
-    /// its value: the run-time checks for overlapping access to a class's stored `var` (several an event)
-    /// are what the lock already rules out.
-    private let state: UnsafeMutablePointer<JournalState>
+    /// The state, behind its lock (``Locked``: no run-time exclusivity checks on the way in).
+    private let state: Locked<JournalState>
     /// One flush at a time, one take at a time, one checkpoint write at a time.
     private let flushLock = NSLock()
     private let readLock = NSLock()
@@ -26,26 +23,12 @@ final class Journal: @unchecked Sendable {
     init(storage: any JournalStorage, state: JournalState) {
         self.storage = storage
         self.durability = state.durability
-        self.state = .allocate(capacity: 1)
-        self.state.initialize(to: state)
+        self.state = Locked(state)
     }
 
-    deinit {
-        state.deinitialize(count: 1)
-        state.deallocate()
-    }
-
-    /// Runs `body` on the state under the lock (no I/O inside).
-    func withState<Result>(_ body: (inout JournalState) throws(TrackingError) -> Result) throws(TrackingError) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&state.pointee)
-    }
-
-    func withState<Result>(_ body: (inout JournalState) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&state.pointee)
+    /// Runs `body` on the state under the lock (no I/O inside); throws what `body` throws.
+    func withState<Result, Failure: Error>(_ body: (inout JournalState) throws(Failure) -> Result) throws(Failure) -> Result {
+        try state.withLock(body)
     }
 
     private var isMemory: Bool { durability == .memory }
