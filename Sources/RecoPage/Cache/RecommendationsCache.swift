@@ -213,13 +213,13 @@ public final class RecommendationsCache: @unchecked Sendable {
             guard let first = keys.first, let firstPlace = entries.index(forKey: first),
                   let rendering = entries.values[firstPlace].rendered[name], rendering.others.count == keys.count - 1 else { return nil }
             let now = clock.now()
-            var places = [firstPlace]
+            var places: [Dictionary<RecommendationsCacheKey, Entry>.Index] = []
             places.reserveCapacity(keys.count)
             for number in keys.indices {
                 guard let place = number == 0 ? firstPlace : entries.index(forKey: keys[number]),
                       entries.values[place].answer != nil, now - entries.values[place].storedAt < timeToLive,
                       number == 0 || entries.values[place].generation == rendering.others[number - 1] else { return nil }
-                if number > 0 { places.append(place) }
+                places.append(place)
             }
             for place in places {
                 tick += 1
