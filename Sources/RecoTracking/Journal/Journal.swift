@@ -103,7 +103,7 @@ final class Journal: @unchecked Sendable {
         let name = JournalState.fileName(plan.segment)
         if !plan.bytes.isEmpty {
             do {
-                let wrote = try storage.append(name, plan.bytes[...])
+                let wrote = try storage.append(name, plan.bytes)
                 if wrote < plan.bytes.count {
                     outcome.writeFailed = .journal("cannot write \(storage.location)/\(name): short write (\(wrote) of \(plan.bytes.count) bytes; the disk may be full)")
                 }
@@ -142,7 +142,7 @@ final class Journal: @unchecked Sendable {
         if isMemory { try commit() }
         var start: JournalPosition?
         var payloads: [ArraySlice<UInt8>] = []
-        var bytes = 0
+        var bytes = 0, events = 0
         // A batch may span segments: read on until it is full or nothing more is readable.
         while payloads.count < maxCount, bytes < maxBytes {
             guard let plan = withState({ $0.planTake(maxCount: maxCount - payloads.count, maxBytes: maxBytes - bytes, interval: interval,
@@ -157,17 +157,18 @@ final class Journal: @unchecked Sendable {
                 break
             }
             let from = withState { $0.takeCompleted(plan, chunk: chunk) }
-            if chunk.records.isEmpty {
+            if chunk.payloads.isEmpty {
                 // Only padding or damage: read on, unless nothing was consumed (the next record does not fit).
                 if chunk.next > plan.offset { continue }
                 break
             }
             if start == nil { start = from }
-            payloads += chunk.records.map(\.payload)
-            bytes += chunk.records.reduce(0) { $0 + $1.payload.count }
+            if payloads.isEmpty { payloads = chunk.payloads } else { payloads += chunk.payloads }
+            bytes += chunk.bytes
+            events += chunk.events
         }
         guard let start, !payloads.isEmpty else { return nil }
-        return withState { $0.batchTaken(start: start, payloads: payloads) }
+        return withState { $0.batchTaken(start: start, payloads: payloads, events: events) }
     }
 
     /// Copies damaged stretches met while reading to `quarantine.log` (durably) before the reader passes them.
@@ -207,25 +208,25 @@ final class Journal: @unchecked Sendable {
     /// `firstMayExceed`: the first record is taken even when it alone is over the byte limit (a batch
     /// holds at least one record).
     private func parse(_ bytes: [UInt8], plan: JournalState.ReadPlan, whole: Bool, firstMayExceed: Bool) -> JournalState.ReadChunk? {
-        var records: [(offset: Int, payload: ArraySlice<UInt8>)] = []
+        var chunk = JournalState.ReadChunk(damage: [], next: plan.offset)
         var damage: [RecordFrame.BadStretch] = []
-        var total = 0
         var index = 0
         if whole, bytes.count < plan.end - plan.offset {
             // The file is shorter than what was written and synced: the missing bytes are damage too.
             damage.append(RecordFrame.BadStretch(offset: plan.offset + bytes.count, count: plan.end - plan.offset - bytes.count,
                                                  reason: "the file is shorter than what was written", atEnd: true))
         }
-        reading: while index < bytes.count, records.count < plan.maxCount {
+        reading: while index < bytes.count, chunk.payloads.count < plan.maxCount {
             switch RecordFrame.frame(in: bytes, at: index, base: plan.offset, segment: plan.segment, format: plan.format) {
             case .record(let payload, let next):
                 if payload.first == RecordFrame.paddingMark { index = next; continue }
-                if !records.isEmpty || !firstMayExceed, total + payload.count > plan.maxBytes { break reading }
-                records.append((plan.offset + index, payload))
-                total += payload.count
+                if !chunk.payloads.isEmpty || !firstMayExceed, chunk.bytes + payload.count > plan.maxBytes { break reading }
+                chunk.payloads.append(payload)
+                chunk.bytes += payload.count
+                chunk.events += PageRecordCodec.eventCount(of: payload)
                 index = next
             case .incomplete where !whole:
-                if records.isEmpty, firstMayExceed { return nil }
+                if chunk.payloads.isEmpty, firstMayExceed { return nil }
                 break reading
             case .incomplete, .invalid:
                 guard whole else { return nil }
@@ -237,8 +238,9 @@ final class Journal: @unchecked Sendable {
             }
         }
         damage.sort { $0.offset < $1.offset }
-        let next = index >= bytes.count && whole ? plan.end : plan.offset + index
-        return JournalState.ReadChunk(records: records, damage: damage, next: next)
+        chunk.damage = damage
+        chunk.next = index >= bytes.count && whole ? plan.end : plan.offset + index
+        return chunk
     }
 
     /// Counts `events` of a batch still out as delivered (no longer pending) before the whole batch is

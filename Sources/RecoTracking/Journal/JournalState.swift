@@ -54,7 +54,7 @@ struct JournalState {
     /// Payloads accepted and not yet written, oldest first, with their serial numbers.
     var buffer = PendingRecords()
     /// Bytes the buffer will take in a segment: its payloads and a frame header each.
-    var bufferBytes: Int { buffer.bytes.count + buffer.count * RecordFrame.headerSize }
+    var bufferBytes: Int { buffer.framedCount }
     /// Payloads written but not yet durable, by segment: what a failed `sync` puts back.
     var unsynced: [(segment: UInt64, serial: Int, payload: ArraySlice<UInt8>)] = []
     /// A flush is between its plan and its completion (flushes are serialised by the journal).
@@ -174,7 +174,7 @@ struct JournalState {
         /// The segment written to, and whether the write creates it (the bytes then start with its header).
         var segment: UInt64
         var base: Int
-        var bytes: [UInt8]
+        var bytes: ArraySlice<UInt8>
         var records: [(serial: Int, payload: ArraySlice<UInt8>)]
         /// Segments with bytes not yet durable, oldest first; `sync` each (empty in memory).
         var sync: [UInt64]
@@ -197,13 +197,9 @@ struct JournalState {
             return nil
         }
         let target = active
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(bufferBytes + RecordFrame.segmentHeaderSize)
-        if !target.exists { bytes += RecordFrame.segmentHeader }
         let base = target.exists ? target.size : 0
-        let records = buffer.records
-        for record in records { RecordFrame.append(record.payload, segment: target.number, offset: base + bytes.count, to: &bytes) }
-        buffer.removeAll()
+        // Framed where they lie in the buffer (a new segment's header before them), written from there.
+        let (bytes, records) = buffer.framed(segment: target.number, base: base, withSegmentHeader: !target.exists)
         flushing = true
         var sync = toSync
         if !isMemory, !records.isEmpty, !sync.contains(target.number) { sync.append(target.number) }
@@ -365,9 +361,14 @@ struct JournalState {
         }
     }
 
-    /// What a read found: records with their offsets, damaged stretches, and where reading stopped.
+    /// What a read found: records' payloads (with their events and bytes, counted as they were read),
+    /// damaged stretches, and where reading stopped.
     struct ReadChunk {
-        var records: [(offset: Int, payload: ArraySlice<UInt8>)]
+        var payloads: [ArraySlice<UInt8>] = []
+        /// The events the payloads hold (a page's record holds its impressions).
+        var events = 0
+        /// The payloads' bytes.
+        var bytes = 0
         var damage: [RecordFrame.BadStretch]
         /// The offset after the last record or stretch consumed.
         var next: Int
@@ -382,16 +383,16 @@ struct JournalState {
                                 reason: "damaged while the journal was open: \(stretch.reason); moved to \(JournalQuarantine.fileName)"))
         }
         readCursor.offset = chunk.next
-        segments[at].readRecords += chunk.records.count
-        segments[at].readEvents += chunk.records.reduce(0) { $0 + PageRecordCodec.eventCount(of: $1.payload) }
-        takenRecords += chunk.records.count
+        segments[at].readRecords += chunk.payloads.count
+        segments[at].readEvents += chunk.events
+        takenRecords += chunk.payloads.count
         if readCursor.offset >= segments[at].synced { accountMissing(at) }
         return start
     }
 
     /// Registers the records read since `start` as one batch out for delivery (counted by its events).
-    mutating func batchTaken(start: JournalPosition, payloads: [ArraySlice<UInt8>]) -> JournalBatch {
-        inFlight[start] = payloads.reduce(0) { $0 + PageRecordCodec.eventCount(of: $1) }
+    mutating func batchTaken(start: JournalPosition, payloads: [ArraySlice<UInt8>], events: Int) -> JournalBatch {
+        inFlight[start] = events
         readableSince = readable > 0 ? .now : nil
         return JournalBatch(start: start, payloads: payloads)
     }

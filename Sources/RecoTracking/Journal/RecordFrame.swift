@@ -38,16 +38,24 @@ enum RecordFrame {
     }
 
     /// Appends the frame of `payload`, to stand at `offset` of `segment`, to `output`.
-    static func append(_ payload: some Collection<UInt8>, segment: UInt64, offset: Int, to output: inout [UInt8]) {
-        let length = UInt32(payload.count)
-        let place = placeChecksum(segment: segment, offset: offset, length: length)
-        let crc = payload.withContiguousStorageIfAvailable { CRC32.checksum($0, continuing: place) }
-            ?? CRC32.checksum(Array(payload), continuing: place)
-        // The 12-byte header in one append: mark, frame version and place check, then length, then checksum.
-        let markAndLength = UInt64(0x52) | UInt64(0x4B) << 8 | UInt64(2) << 16 | UInt64(place & 0xFF) << 24 | UInt64(length) << 32
-        let header = (markAndLength.littleEndian, crc.littleEndian)
+    static func append(_ payload: [UInt8], segment: UInt64, offset: Int, to output: inout [UInt8]) {
+        var header = (UInt64(0), UInt32(0))
+        payload.withUnsafeBufferPointer { payload in
+            withUnsafeMutableBytes(of: &header) { writeHeader(of: payload, segment: segment, offset: offset, to: $0.baseAddress!) }
+        }
         withUnsafeBytes(of: header) { output.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[0..<headerSize])) }
         output.append(contentsOf: payload)
+    }
+
+    /// Writes the 12-byte frame header of `payload`, to stand at `offset` of `segment`, at `header`: mark,
+    /// frame version and place check, then length, then checksum (little endian).
+    static func writeHeader(of payload: UnsafeBufferPointer<UInt8>, segment: UInt64, offset: Int, to header: UnsafeMutableRawPointer) {
+        let length = UInt32(payload.count)
+        let place = placeChecksum(segment: segment, offset: offset, length: length)
+        let crc = CRC32.checksum(payload, continuing: place)
+        let markAndLength = UInt64(0x52) | UInt64(0x4B) << 8 | UInt64(2) << 16 | UInt64(place & 0xFF) << 24 | UInt64(length) << 32
+        header.storeBytes(of: markAndLength.littleEndian, as: UInt64.self)
+        header.storeBytes(of: crc.littleEndian, toByteOffset: 8, as: UInt32.self)
     }
 
     /// A version-1 frame, as journals wrote before version 2 (for tests that make old journals).
