@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import RecoKitTesting
 @testable import RecoTracking
 import RecoKit
 
@@ -66,6 +67,56 @@ struct JournalFormatTests {
         let second = try [UInt8](Data(contentsOf: directory.appendingPathComponent("segment-000000000002.log")))
         #expect(second.starts(with: RecordFrame.segmentHeader))
         #expect(try events(in: directory).map(\.interaction.productId) == [nil, nil, "240-LV09", "240-LV10", "240-LV11", nil, "NEW-1"])
+    }
+
+    /// A version-2 frame as the format's table defines it, built here byte by byte (not by the journal's code):
+    /// mark, frame version, the low byte of the place's CRC-32, length, and the CRC-32 of the place and payload.
+    static func frame(_ payload: [UInt8], segment: UInt64, offset: Int) -> [UInt8] {
+        func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] { (0..<(T.bitWidth / 8)).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
+        let place = littleEndian(segment) + littleEndian(UInt64(offset)) + littleEndian(UInt32(payload.count))
+        return [0x52, 0x4B, 2, UInt8(truncatingIfNeeded: CRC32.checksum(place))] + littleEndian(UInt32(payload.count))
+            + littleEndian(CRC32.checksum(place + payload)) + payload
+    }
+
+    /// Every segment holds its header, then each record's frame for the place it stands at, whatever the
+    /// records' sizes (under and over the 32 bytes where the CRC-32 changes method) and however appends and
+    /// commits interleave (several flushes into one segment, segments rotated when full). Seeded:
+    /// `RECOKIT_FRAME_SEED=N` replays.
+    @Test func segmentsHoldExactlyTheFramesOfTheirRecords() throws {
+        let seed = ProcessInfo.processInfo.environment["RECOKIT_FRAME_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
+        print("JournalFormatTests seed: \(seed) (replay: RECOKIT_FRAME_SEED=\(seed) swift test --filter segmentsHoldExactlyTheFramesOfTheirRecords)")
+        var random = SeededRandom(seed: seed)
+        for round in 0..<20 {
+            let storage = MemoryJournalStorage()
+            let (journal, _) = try Journal.open(storage: storage, durability: .batched(every: .seconds(3600)),
+                                                maxBytes: 1 << 30, segmentBytes: Int.random(in: 200...4000, using: &random))
+            var payloads: [[UInt8]] = []
+            for _ in 0..<Int.random(in: 1...120, using: &random) {
+                let size = [Int.random(in: 1...40, using: &random), Int.random(in: 1...600, using: &random)].randomElement(using: &random)!
+                let payload = [UInt8(Int.random(in: 1...2, using: &random))] + (1..<size).map { _ in UInt8.random(in: 0...255, using: &random) }
+                _ = try journal.append(payload, assigningSequence: false)
+                payloads.append(payload)
+                if Int.random(in: 0..<4, using: &random) == 0 { try journal.commit() }
+            }
+            try journal.commit()
+            // The segments in order, each rebuilt from the payloads it should hold.
+            let names = storage.list().filter { JournalState.segmentNumber($0) != nil }.sorted()
+            var next = 0
+            for name in names {
+                let segment = try #require(JournalState.segmentNumber(name))
+                let bytes = storage.read(name, offset: 0, count: try #require(storage.size(name)))
+                var expected = RecordFrame.segmentHeader
+                while next < payloads.count, expected.count < bytes.count {
+                    expected += Self.frame(payloads[next], segment: segment, offset: expected.count)
+                    next += 1
+                }
+                let common = min(bytes.count, expected.count)
+                let differs = (0..<common).first { bytes[$0] != expected[$0] } ?? (bytes.count == expected.count ? nil : common)
+                #expect(differs == nil, "RECOKIT_FRAME_SEED=\(seed), round \(round): \(name) (\(bytes.count) bytes, its records' frames \(expected.count)) differs from byte \(differs ?? 0)")
+            }
+            #expect(next == payloads.count, "RECOKIT_FRAME_SEED=\(seed), round \(round): \(payloads.count - next) records in no segment")
+            journal.close()
+        }
     }
 
     /// The kind codes are the journal's, not Swift's: each kind keeps the byte it has always had.
