@@ -198,7 +198,7 @@ public struct EventRecord: Sendable {
         }
 
         /// The field's UTF-8 bytes, nil when absent.
-        @inlinable public subscript(field: Field) -> UnsafeBufferPointer<UInt8>? {
+        @inlinable @inline(__always) public subscript(field: Field) -> UnsafeBufferPointer<UInt8>? {
             let span = spans[field]
             guard span != 0 else { return nil }
             return UnsafeBufferPointer(start: base + Int(span >> 32), count: Int(span & 0xFFFF_FFFF) - 1)
