@@ -24,7 +24,7 @@ extension Tracker {
             }
             // A page's record holds many events: room for all of them at once, so the array never grows.
             var items: [EventRecord] = []
-            items.reserveCapacity(batch.payloads.reduce(0) { $0 + PageRecordCodec.eventCount(of: $1) })
+            items.reserveCapacity(batch.events)
             var unreadable: [(payload: ArraySlice<UInt8>, reason: String)] = []
             for payload in batch.payloads {
                 do { try EventRecord.read(payload, into: &items) } catch {

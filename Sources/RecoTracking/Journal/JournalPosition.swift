@@ -12,4 +12,6 @@ struct JournalPosition: Hashable, Comparable, Sendable {
 struct JournalBatch: Sendable {
     let start: JournalPosition
     let payloads: [ArraySlice<UInt8>]
+    /// The events the payloads hold (a page's record holds its impressions), as counted when they were read.
+    let events: Int
 }

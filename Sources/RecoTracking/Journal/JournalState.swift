@@ -394,7 +394,7 @@ struct JournalState {
     mutating func batchTaken(start: JournalPosition, payloads: [ArraySlice<UInt8>], events: Int) -> JournalBatch {
         inFlight[start] = events
         readableSince = readable > 0 ? .now : nil
-        return JournalBatch(start: start, payloads: payloads)
+        return JournalBatch(start: start, payloads: payloads, events: events)
     }
 
     // MARK: Acknowledging
