@@ -62,22 +62,36 @@ size_t reco_json_escape_portable(uint8_t *output, const uint8_t *bytes, size_t c
 }
 
 #if RECO_HAVE_SSE2
-size_t reco_json_escape(uint8_t *output, const uint8_t *bytes, size_t count) {
+// One bit for each of the sixteen bytes that needs escaping.
+static unsigned special_bytes(__m128i block) {
     const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), control = _mm_set1_epi8(0x1F);
+    // Below 0x20 (unsigned): the byte is its own minimum with 0x1F.
+    __m128i flags = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)),
+                                 _mm_cmpeq_epi8(_mm_min_epu8(block, control), block));
+    return (unsigned)_mm_movemask_epi8(flags);
+}
+
+size_t reco_json_escape(uint8_t *output, const uint8_t *bytes, size_t count) {
     uint8_t *out = output;
     size_t at = 0;
     while (at + 16 <= count) {
         __m128i block = _mm_loadu_si128((const __m128i *)(bytes + at));
         _mm_storeu_si128((__m128i *)out, block);
-        // Below 0x20 (unsigned): the byte is its own minimum with 0x1F.
-        __m128i flags = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)),
-                                     _mm_cmpeq_epi8(_mm_min_epu8(block, control), block));
-        unsigned mask = (unsigned)_mm_movemask_epi8(flags);
+        unsigned mask = special_bytes(block);
         if (mask == 0) { out += 16; at += 16; continue; }
         // The bytes before the first to escape are stored already.
         unsigned clean = (unsigned)__builtin_ctz(mask);
         out = escape_byte(out + clean, bytes[at + clean]);
         at += clean + 1;
+    }
+    // The last few bytes by the last sixteen, which may overlap bytes already written as they are: when
+    // none of the sixteen needs escaping, those before `at` were written as themselves, just before `out`.
+    if (at < count && count >= 16) {
+        __m128i block = _mm_loadu_si128((const __m128i *)(bytes + count - 16));
+        if (special_bytes(block) == 0) {
+            _mm_storeu_si128((__m128i *)(out - (16 - (count - at))), block);
+            return (size_t)(out - output) + (count - at);
+        }
     }
     return escape_words(output, bytes, count, at, out);
 }
