@@ -209,12 +209,11 @@ final class Journal: @unchecked Sendable {
     /// holds at least one record).
     private func parse(_ bytes: [UInt8], plan: JournalState.ReadPlan, whole: Bool, firstMayExceed: Bool) -> JournalState.ReadChunk? {
         var chunk = JournalState.ReadChunk(damage: [], next: plan.offset)
-        var damage: [RecordFrame.BadStretch] = []
         var index = 0
         if whole, bytes.count < plan.end - plan.offset {
             // The file is shorter than what was written and synced: the missing bytes are damage too.
-            damage.append(RecordFrame.BadStretch(offset: plan.offset + bytes.count, count: plan.end - plan.offset - bytes.count,
-                                                 reason: "the file is shorter than what was written", atEnd: true))
+            chunk.damage.append(RecordFrame.BadStretch(offset: plan.offset + bytes.count, count: plan.end - plan.offset - bytes.count,
+                                                       reason: "the file is shorter than what was written", atEnd: true))
         }
         reading: while index < bytes.count, chunk.payloads.count < plan.maxCount {
             switch RecordFrame.frame(in: bytes, at: index, base: plan.offset, segment: plan.segment, format: plan.format) {
@@ -233,12 +232,11 @@ final class Journal: @unchecked Sendable {
                 let found = RecordFrame.scan(Array(bytes[index...]), base: plan.offset + index, segment: plan.segment,
                                              from: plan.offset + index, format: plan.format) { _, _ in }
                 guard let stretch = found.first else { break reading }
-                damage.insert(stretch, at: 0)
+                chunk.damage.insert(stretch, at: 0)
                 index = stretch.offset + stretch.count - plan.offset
             }
         }
-        damage.sort { $0.offset < $1.offset }
-        chunk.damage = damage
+        chunk.damage.sort { $0.offset < $1.offset }
         chunk.next = index >= bytes.count && whole ? plan.end : plan.offset + index
         return chunk
     }
