@@ -93,7 +93,6 @@ public struct VisitorCookies: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-
     private static func isLowerHex(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
     }
