@@ -14,7 +14,7 @@
 #   serve   everything a bare page costs (HTTP, routing, cookies, the page's HTML): the bare page's CPU per page
 #   rest    total minus the above: building and sending the vendor requests and reading the replies
 #           (uncached), the trackers encoding and delivering events to the stand-in in the background,
-#           and writing the larger page
+#           and writing the larger page (profile.sh splits it further, from perf samples)
 # A fifth case asks for the cached page as a crawler: the same blocks, but no impressions remembered,
 # journaled or delivered (the impression policy's bots record nothing), so the difference between it and
 # the cached case is what tracking costs a page. Each run's CPU is read 2 s after wrk stops, once the
