@@ -21,6 +21,7 @@
 # trackers have delivered that run's events.
 # Not run by CI (a benchmark, not a test). Needs `wrk` (Debian: apt-get install -y wrk).
 # Usage: Samples/Storefront/measure.sh [duration, default 10s] [connections, default 16] [threads, default 2]
+# STOREFRONT_BIN=path measures that binary as it is, without building (to compare two builds).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
@@ -29,16 +30,9 @@ port="${STOREFRONT_PORT:-18080}"; cached_port=$((port + 2)); vendor_port=$((port
 command -v wrk >/dev/null || { echo "measure.sh: wrk is not installed (apt-get install -y wrk)" >&2; exit 1; }
 [ -r /proc/self/stat ] || { echo "measure.sh: needs /proc (Linux) to read the server's CPU time" >&2; exit 1; }
 
-swift build -c release --product Storefront >/dev/null
-bin="$(swift build -c release --show-bin-path)/Storefront"
-work="$(mktemp -d)"
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
-
-"$bin" --stand-in-only --vendor-port "$vendor_port" > "$work/stand-in.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 100); do curl -fsS -o /dev/null "http://127.0.0.1:$vendor_port/stand-in/events" 2>/dev/null && break; sleep 0.1; done
+# shellcheck source=bench-setup.sh
+source "$here/bench-setup.sh"
+start_stand_in "$vendor_port"
 
 start() { # name, port, extra options…
     local name=$1 at=$2; shift 2

@@ -14,6 +14,7 @@
 # Not run by CI (a benchmark). Needs Linux, perf (Debian: linux-perf), wrk and python3; perf must be
 # allowed to record the process (root, or kernel.perf_event_paranoid ≤ 1).
 # Usage: Samples/Storefront/profile.sh [duration, default 10s] [connections, default 16] [threads, default 2]
+# STOREFRONT_BIN=path profiles that binary as it is, without building.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
@@ -24,18 +25,9 @@ for tool in perf wrk python3; do
     command -v "$tool" >/dev/null || { echo "profile.sh: $tool is not installed (Debian: apt-get install -y linux-perf wrk python3)" >&2; exit 1; }
 done
 
-if [ -n "${STOREFRONT_BIN:-}" ]; then bin="$STOREFRONT_BIN"; else
-    swift build -c release --product Storefront >/dev/null
-    bin="$(swift build -c release --show-bin-path)/Storefront"
-fi
-work="$(mktemp -d)"
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
-
-"$bin" --stand-in-only --vendor-port "$vendor_port" > "$work/stand-in.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 100); do curl -fsS -o /dev/null "http://127.0.0.1:$vendor_port/stand-in/events" 2>/dev/null && break; sleep 0.1; done
+# shellcheck source=bench-setup.sh
+source "$here/bench-setup.sh"
+start_stand_in "$vendor_port"
 "$bin" --port "$port" --vendor-url "http://127.0.0.1:$vendor_port" --journal "$work/journal" --cache-ttl 60 > "$work/server.log" 2>&1 &
 server=$!
 pids+=($server)
