@@ -34,20 +34,9 @@ command -v wrk >/dev/null || { echo "measure.sh: wrk is not installed (apt-get i
 source "$here/bench-setup.sh"
 start_stand_in "$vendor_port"
 
-start() { # name, port, extra options…
-    local name=$1 at=$2; shift 2
-    "$bin" --port "$at" --vendor-url "http://127.0.0.1:$vendor_port" --journal "$work/$name-journal" --static-page "$work/page.html" \
-        --profile "$@" > "$work/$name.log" 2>&1 &
-    pids+=($!)
-    for _ in $(seq 1 100); do
-        curl -fsS -o /dev/null "http://127.0.0.1:$at/products/100900?blocks=off" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    echo "measure.sh: the $name server did not start; its log:" >&2; cat "$work/$name.log" >&2; exit 1
-}
-start uncached "$port"
+start_server uncached "$port" --static-page "$work/page.html" --profile
 uncached_pid=${pids[1]}
-start cached "$cached_port" --cache-ttl 60
+start_server cached "$cached_port" --static-page "$work/page.html" --profile --cache-ttl 60
 cached_pid=${pids[2]}
 
 # The page with its blocks, kept: /static serves these bytes as they are (the reference for the bytes alone).

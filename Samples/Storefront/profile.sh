@@ -28,12 +28,9 @@ done
 # shellcheck source=bench-setup.sh
 source "$here/bench-setup.sh"
 start_stand_in "$vendor_port"
-"$bin" --port "$port" --vendor-url "http://127.0.0.1:$vendor_port" --journal "$work/journal" --cache-ttl 60 > "$work/server.log" 2>&1 &
-server=$!
-pids+=($server)
-for _ in $(seq 1 100); do curl -fsS -o /dev/null "http://127.0.0.1:$port/products/100900?blocks=off" 2>/dev/null && break; sleep 0.1; done
-curl -fsS -o "$work/page.html" "http://127.0.0.1:$port/products/100900" \
-    || { echo "profile.sh: the server did not start; its log:" >&2; cat "$work/server.log" >&2; exit 1; }
+start_server server "$port" --cache-ttl 60
+server=${pids[-1]}
+curl -fsS -o "$work/page.html" "http://127.0.0.1:$port/products/100900"
 grep -q 'data-reco-instance-id' "$work/page.html" || { echo "profile.sh: the page has no blocks; see the log:" >&2; cat "$work/server.log" >&2; exit 1; }
 perf record -F "$hz" -p "$server" -o "$work/check.data" -- sleep 0.2 > "$work/perf-check.log" 2>&1 \
     || { echo "profile.sh: perf cannot record the server (run as root, or set kernel.perf_event_paranoid to 1):" >&2; cat "$work/perf-check.log" >&2; exit 1; }
