@@ -3,9 +3,8 @@ import Foundation
 extension Journal {
     /// How a journal is opened.
     enum OpenMode {
-        /// For a tracker: takes the store exclusively; damage is moved to quarantine and cut off (a torn
-        /// tail) or covered with padding (so every other record keeps its place); segments wholly before
-        /// the checkpoint are deleted.
+        /// For a tracker: takes the store exclusively; damage is moved to quarantine and a damaged segment
+        /// written anew without it (see `rewrite`); segments wholly before the checkpoint are deleted.
         case repair
         /// For inspection: a shared lock, nothing created, written or deleted; damage only reported.
         case readOnly
@@ -29,16 +28,23 @@ extension Journal {
         return (Journal(storage: storage, state: state), report)
     }
 
+    /// One record of a segment as found on disk.
+    private struct FoundRecord {
+        var offset: Int
+        /// Where its payload lies in the segment's bytes.
+        var payload: Range<Int>
+        /// Its events: one, or a page's impressions.
+        var events: Int
+    }
+
     /// One segment as found on disk.
     private struct FoundSegment {
         var number: UInt64
         var bytes: [UInt8]
         var format: RecordFrame.Format
-        var headerDamaged: Bool
-        var recordOffsets: [Int]
-        /// The events of each record (one, or a page's impressions), in the order of `recordOffsets`.
-        var recordEvents: [Int]
-        /// Where padding records stand (damage covered by an earlier repair): boundaries, not events.
+        var records: [FoundRecord]
+        /// Where padding records stand (damage covered by a repair before damaged segments were written
+        /// anew): boundaries, not events.
         var paddingOffsets: [Int]
         var stretches: [RecordFrame.BadStretch]
         /// Where the records end once the damage is dealt with (a tail of damage is cut off).
@@ -56,19 +62,16 @@ extension Journal {
             let name = JournalState.fileName(number)
             let bytes = try storage.read(name, offset: 0, count: try storage.size(name) ?? 0)
             let (format, start, headerDamaged) = RecordFrame.format(of: bytes, segment: number)
-            var offsets: [Int] = []
-            var events: [Int] = []
+            var records: [FoundRecord] = []
             var paddings: [Int] = []
             var stretches = RecordFrame.scan(bytes, segment: number, from: start, format: format,
                                              padding: { paddings.append($0) }) { offset, payload in
-                offsets.append(offset)
-                events.append(PageRecordCodec.eventCount(of: payload))
+                records.append(FoundRecord(offset: offset, payload: payload.indices, events: PageRecordCodec.eventCount(of: payload)))
             }
             if headerDamaged { stretches.insert(.init(offset: 0, count: start, reason: "segment header damaged", atEnd: false), at: 0) }
-            found.append(FoundSegment(number: number, bytes: bytes, format: format, headerDamaged: headerDamaged,
-                                      recordOffsets: offsets, recordEvents: events, paddingOffsets: paddings, stretches: stretches))
+            found.append(FoundSegment(number: number, bytes: bytes, format: format, records: records, paddingOffsets: paddings, stretches: stretches))
         }
-        let start = checkpoint(storage, found: found, report: &report)
+        var start = checkpoint(storage, found: found, report: &report)
         for segment in found {
             for stretch in segment.stretches {
                 let torn = stretch.atEnd && stretch.reason == "a record runs past the end"
@@ -77,31 +80,43 @@ extension Journal {
             }
         }
         if mode == .repair {
-            // The checkpoint is written anew first when recovery could not use it as it was, so it never
-            // names a place that the repair below cuts off.
-            if let saved = try? storage.read(CheckpointFile.name, offset: 0, count: 20), CheckpointFile.decode(saved) != start,
-               !saved.isEmpty {
+            // A damaged segment is written anew with only the records still to deliver: in the checkpoint's
+            // segment, those from the checkpoint on, so that the checkpoint moves to the segment's start.
+            var keptFrom = 0
+            if start.offset > 0, found.contains(where: { $0.number == start.segment && !$0.stretches.isEmpty }) {
+                keptFrom = start.offset
+                start.offset = 0
+            }
+            // The checkpoint is written first (and whenever recovery could not use it as it was), so that
+            // it never names a place the rewrite cuts off or moves: with the old segment, its start is
+            // earlier than the old checkpoint (duplicates if the process dies before the rewrite, never loss).
+            let saved = try? storage.read(CheckpointFile.name, offset: 0, count: 20)
+            if keptFrom > 0 || (saved.map { !$0.isEmpty && CheckpointFile.decode($0) != start } ?? false) {
                 try storage.replace(CheckpointFile.name, with: CheckpointFile.encode(start), durable: true)
             }
             // What a killed process wrote is in the system's cache, not yet on disk: sync it, so that what
             // recovery counts pending is durable from here on.
             for segment in found where segment.stretches.isEmpty { try storage.sync(JournalState.fileName(segment.number)) }
-            for segment in found where !segment.stretches.isEmpty { try repair(segment, storage: storage) }
+            for index in found.indices where !found[index].stretches.isEmpty {
+                try quarantine(found[index], storage: storage)
+                guard found[index].number >= start.segment else { continue }  // deleted below
+                found[index] = try rewrite(found[index], keepingFrom: found[index].number == start.segment ? keptFrom : 0, storage: storage)
+            }
             for segment in found where segment.number < start.segment { try storage.remove(JournalState.fileName(segment.number)) }
         }
         // Pending counts events: a page's record counts its impressions.
         var pending = 0
         for segment in found where segment.number >= start.segment {
-            let before = segment.number == start.segment ? segment.recordOffsets.filter { $0 < start.offset }.count : 0
-            let eventsBefore = segment.recordEvents.prefix(before).reduce(0, +)
+            let before = segment.number == start.segment ? segment.records.filter { $0.offset < start.offset }.count : 0
+            let eventsBefore = segment.records.prefix(before).reduce(0) { $0 + $1.events }
             var entry = JournalState.Segment(number: segment.number)
             entry.format = segment.format
             entry.size = segment.validEnd
             entry.synced = segment.validEnd
-            entry.records = segment.recordOffsets.count
-            entry.syncedRecords = segment.recordOffsets.count
+            entry.records = segment.records.count
+            entry.syncedRecords = segment.records.count
             entry.readRecords = before
-            entry.events = segment.recordEvents.reduce(0, +)
+            entry.events = segment.records.reduce(0) { $0 + $1.events }
             entry.syncedEvents = entry.events
             entry.readEvents = eventsBefore
             entry.exists = true
@@ -150,7 +165,7 @@ extension Journal {
         if saved.offset > segment.validEnd, saved.offset <= segment.bytes.count, segment.stretches.last?.atEnd == true {
             return JournalPosition(segment: saved.segment, offset: segment.validEnd)
         }
-        let boundaries = Set(segment.recordOffsets + segment.paddingOffsets + [segment.validEnd, segment.format == .version2 ? RecordFrame.segmentHeaderSize : 0, 0]
+        let boundaries = Set(segment.records.map(\.offset) + segment.paddingOffsets + [segment.validEnd, segment.format == .version2 ? RecordFrame.segmentHeaderSize : 0, 0]
                              + segment.stretches.flatMap { [$0.offset, $0.offset + $0.count] })
         guard saved.offset <= segment.bytes.count, boundaries.contains(saved.offset) else {
             report.checkpointNote = "the delivery checkpoint names offset \(saved.offset) of \(JournalState.fileName(saved.segment)), "
@@ -160,10 +175,8 @@ extension Journal {
         return saved
     }
 
-    /// Moves a segment's damaged stretches to quarantine, then rewrites it at once without them: a damaged
-    /// tail is cut off, a stretch inside is covered with a padding record of the same length (every other
-    /// record keeps its offset, so the checkpoint stays right), a damaged header is written anew.
-    private static func repair(_ segment: FoundSegment, storage: any JournalStorage) throws(JournalStorageError) {
+    /// Copies a segment's damaged stretches to quarantine, with the file, offset and reason.
+    private static func quarantine(_ segment: FoundSegment, storage: any JournalStorage) throws(JournalStorageError) {
         let name = JournalState.fileName(segment.number)
         var entries = [UInt8]()
         for stretch in segment.stretches {
@@ -173,13 +186,23 @@ extension Journal {
         do { try JournalQuarantine.add(entries, to: storage) } catch {
             throw JournalStorageError(kind: .failed, description: "cannot quarantine damage of \(name): \(error)")
         }
-        var bytes = Array(segment.bytes[..<segment.validEnd])
-        if segment.headerDamaged { bytes.replaceSubrange(0..<RecordFrame.segmentHeaderSize, with: RecordFrame.segmentHeader) }
-        let minimum = (segment.format == .version2 ? RecordFrame.headerSize : RecordFrame.legacyHeaderSize) + 1
-        for stretch in segment.stretches where !stretch.atEnd && stretch.count >= minimum && !(segment.headerDamaged && stretch.offset == 0) {
-            bytes.replaceSubrange(stretch.offset..<(stretch.offset + stretch.count),
-                                  with: RecordFrame.padding(count: stretch.count, segment: segment.number, offset: stretch.offset, format: segment.format))
+    }
+
+    /// Writes a damaged segment anew, at once, in the current format: its header, then each of its records
+    /// from `offset` on, framed for its new place. Damage of any length and place (a torn tail, a stretch
+    /// inside, a header, a few bytes between two records) is gone, and so are padding records; the segment
+    /// as it is now found is returned.
+    private static func rewrite(_ segment: FoundSegment, keepingFrom offset: Int,
+                                storage: any JournalStorage) throws(JournalStorageError) -> FoundSegment {
+        var bytes = RecordFrame.segmentHeader
+        var records: [FoundRecord] = []
+        for record in segment.records where record.offset >= offset {
+            let payload = Array(segment.bytes[record.payload])
+            let start = bytes.count
+            RecordFrame.append(payload, segment: segment.number, offset: start, to: &bytes)
+            records.append(FoundRecord(offset: start, payload: (bytes.count - payload.count)..<bytes.count, events: record.events))
         }
-        try storage.replace(name, with: bytes, durable: true)
+        try storage.replace(JournalState.fileName(segment.number), with: bytes, durable: true)
+        return FoundSegment(number: segment.number, bytes: bytes, format: .version2, records: records, paddingOffsets: [], stretches: [])
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import RecoKit
 
-/// `quarantine.log`: the bytes of every damaged stretch the journal met, kept before the stretch is cut
-/// off or covered, so nothing is thrown away unseen. Each entry is a version-1 frame (length, CRC-32,
+/// `quarantine.log`: the bytes of every damaged stretch the journal met, kept before repair writes its
+/// segment anew without it, so nothing is thrown away unseen. Each entry is a version-1 frame (length, CRC-32,
 /// payload) whose payload is one line of JSON naming the file, offset, byte count, reason and time,
 /// a newline, then the damaged bytes as they were.
 enum JournalQuarantine {

@@ -167,9 +167,9 @@ enum RecordFrame {
     /// the records it touched.
     ///
     /// `bytes` start at `base` in the segment; offsets given to `record` and in the stretches are the
-    /// segment's. Padding records (a payload whose first byte is 0, written where repair covered damage)
-    /// are skipped; `padding`, when given, is told where each one stands (a record boundary all the same:
-    /// a checkpoint may name it).
+    /// segment's. Padding records (a payload whose first byte is 0, written where an earlier version's
+    /// repair covered damage) are skipped; `padding`, when given, is told where each one stands (a record
+    /// boundary all the same: a checkpoint may name it).
     static func scan(_ bytes: [UInt8], base: Int = 0, segment: UInt64, from: Int, format: Format,
                      padding: ((_ offset: Int) -> Void)? = nil,
                      record: (_ offset: Int, _ payload: ArraySlice<UInt8>) -> Void) -> [BadStretch] {
@@ -204,7 +204,8 @@ enum RecordFrame {
     static let paddingMark: UInt8 = 0
 
     /// A record of exactly `count` bytes (at least ``headerSize`` + 1) that holds nothing: what repair
-    /// writes over a damaged stretch so that every other record keeps its offset.
+    /// wrote over a damaged stretch, so that every other record kept its offset, before it wrote damaged
+    /// segments anew (for tests that make such journals; a scan still skips them).
     static func padding(count: Int, segment: UInt64, offset: Int, format: Format) -> [UInt8] {
         var bytes = [UInt8]()
         let payload = [UInt8](repeating: paddingMark, count: count - (format == .version2 ? headerSize : legacyHeaderSize))
