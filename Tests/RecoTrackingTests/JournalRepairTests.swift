@@ -144,7 +144,7 @@ extension JournalFaultTests {
         #expect(fired.filter { $0.hasSuffix("on replace") }.count == (damaged == .legacyFlippedAndTorn ? 4 : 2), "\(fired)")
     }
 
-    /// Found by FuzzJournal (its input: `Fuzz/Findings/FuzzJournal-short-stretch-after-repair`): a segment
+    /// Found by FuzzJournal (its input: `Fuzz/Corpus/FuzzJournal/found-short-stretch-after-repair.bin`): a segment
     /// whose header is overwritten so that it reads as the legacy format, where 4 garbage bytes stand
     /// before a frame that validates (here a forged one: the header's own bytes and checksum, shifted).
     /// Repair used to cover damage with a padding record, which needs at least 9 bytes, so it left the 4

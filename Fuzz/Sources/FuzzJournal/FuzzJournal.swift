@@ -13,16 +13,17 @@ private let scratch: URL = {
 /// Journal recovery over hostile bytes, through the public API only (`JournalDirectory`), in two modes
 /// chosen by the input's first byte:
 ///
-/// - **even** (every seed in `Fuzz/Corpus/FuzzJournal`, which start with `R`): the input is the first
+/// - **even** (the `.log` seeds in `Fuzz/Corpus/FuzzJournal`): the input is the first
 ///   segment's bytes as they are. Torn, corrupt or hostile bytes must be cut off or reported, never crash.
 /// - **odd**: the input describes a *valid* journal (segments, records, a checkpoint; see
 ///   `DamagedJournal`) and then damage done to it. Random bytes almost never pass a record's CRC, so the
 ///   first mode mostly exercises the first frame check; this one reaches resynchronisation, padding,
-///   checkpoint validation and repair, and checks what the journal promises:
+///   checkpoint validation and repair (damaged segments written anew), and checks what the journal promises:
 ///   1. nothing is lost silently: when the damage only changes bytes in place, every event the
 ///      journal no longer counts is in a record inside a reported damage range (and an undamaged journal
 ///      reports every event, a page record's impressions included, no damage, no checkpoint note);
-///   2. `repair` leaves a journal that a second inspection finds clean, with the same pending count.
+///   2. `repair` leaves a journal that a second inspection finds clean (no damage, and a checkpoint it
+///      can use), with the same pending count.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJournal(_ pointer: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = FuzzInput(pointer, size)
@@ -88,6 +89,7 @@ private func checkPromises(of journal: DamagedJournal) {
     } catch {
         return fuzzCheck(false, "repair or the inspection after it threw: \(error)")
     }
+    fuzzCheck(again.recovery.checkpointNote == nil, "a checkpoint repair left unusable: \(again.recovery); repair said \(repaired.recovery); before: \(report); \(journal)")
     fuzzCheck(again.recovery.damage.isEmpty, "damage left after repair: \(again.recovery); repair said \(repaired.recovery); before: \(report); \(journal)")
     fuzzCheck(again.pending == repaired.pending, "repair counted \(repaired.pending) pending, the inspection after it \(again.pending); repair said \(repaired.recovery); after: \(again.recovery); before: \(report); \(journal)")
     fuzzCheck(repaired.pending == seen.pending, "inspection counted \(seen.pending) pending, repair \(repaired.pending)")

@@ -33,9 +33,10 @@ public enum JournalDirectory {
         try open(directory, mode: .readOnly)
     }
 
-    /// Opens the directory as a tracker would and repairs what it finds: damaged stretches are moved to
-    /// `quarantine.log` and cut off (a torn tail) or covered (so the records after them are delivered),
-    /// and delivered segments are deleted. Returns what it found, as ``inspect(_:)`` would have.
+    /// Opens the directory as a tracker would and repairs what it finds: damaged stretches are copied to
+    /// `quarantine.log`, each damaged segment is written anew with only the records still to deliver
+    /// (so the records after the damage are delivered, and the next inspection finds none), and delivered
+    /// segments are deleted. Returns what it found, as ``inspect(_:)`` would have.
     @discardableResult
     public static func repair(_ directory: URL) throws(TrackingError) -> Contents {
         try open(directory, mode: .repair)

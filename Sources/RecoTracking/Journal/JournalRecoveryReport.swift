@@ -2,8 +2,8 @@
 /// was skipped (never silently).
 public struct JournalRecoveryReport: Sendable, Hashable, CustomStringConvertible {
     /// A stretch of a segment file that could not be read back. When the journal was opened by a tracker
-    /// (or repaired), its bytes were copied to `quarantine.log` in the journal's directory before they
-    /// were cut off or covered; a read-only inspection only reports it.
+    /// (or repaired), its bytes were copied to `quarantine.log` in the journal's directory before the
+    /// segment was written anew without them; a read-only inspection only reports it.
     public struct Damage: Sendable, Hashable, CustomStringConvertible {
         /// The segment file.
         public var file: String
