@@ -223,14 +223,15 @@ public final class Tracker: Sendable {
     /// The dead letters on disk, oldest first.
     public func deadLetters() throws(TrackingError) -> [DeadLetter] { try deadLetterStore.list().map(\.letter) }
 
-    /// Moves every dead letter back into the journal (same ids) for another try; returns how many.
+    /// Moves every dead letter back into the journal (same ids) for another try; returns how many. Letters
+    /// the sender writes meanwhile stay dead-lettered, for the next call.
     @discardableResult
     public func requeueDeadLetters() throws(TrackingError) -> Int {
-        let letters = try deadLetterStore.list()
+        let (letters, size) = try deadLetterStore.read()
         for letter in letters { _ = try journal.append(letter.payload, assigningSequence: false) }
         try journal.commit()
         senderBell.ring()
-        try deadLetterStore.removeAll()
+        try deadLetterStore.remove(readUpTo: size)
         return letters.count
     }
 }

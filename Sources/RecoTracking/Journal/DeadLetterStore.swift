@@ -49,24 +49,74 @@ final class DeadLetterStore: @unchecked Sendable {
         }
     }
 
-    /// Every dead letter, oldest first, with their journaled payloads (for re-queueing).
-    func list() throws(TrackingError) -> [(letter: DeadLetter, payload: [UInt8])] {
+    /// Every dead letter, oldest first, with their journaled payloads.
+    func list() throws(TrackingError) -> [(letter: DeadLetter, payload: [UInt8])] { try read().letters }
+
+    /// Every dead letter, oldest first, with their journaled payloads (for re-queueing), and the size of
+    /// the file they were read from: letters added later lie after it (see ``remove(readUpTo:)``).
+    func read() throws(TrackingError) -> (letters: [(letter: DeadLetter, payload: [UInt8])], size: Int) {
         lock.lock()
         defer { lock.unlock() }
-        let bytes: [UInt8]
+        let bytes = try contents()
+        let (letters, unreadable) = Self.parse(bytes)
+        damage = unreadable.map { "\(Self.fileName): \($0.description)" }
+        return (letters, bytes.count)
+    }
+
+    /// Forgets the dead letters ``read()`` returned, the file's first `size` bytes, once they are
+    /// re-queued. Letters added since (a tracker's sender dead-letters while a re-queue runs) are kept,
+    /// and the bytes among the forgotten that held no readable letter are copied to `quarantine.log`
+    /// first. A crash in between leaves a letter both pending and dead, never neither.
+    func remove(readUpTo size: Int) throws(TrackingError) {
+        lock.lock()
+        defer { lock.unlock() }
+        let bytes = try contents()
+        guard !bytes.isEmpty else { return }
+        let forgotten = min(size, bytes.count)
+        let entries = Self.parse(Array(bytes[..<forgotten])).unreadable.flatMap { stretch in
+            JournalQuarantine.entry(file: Self.fileName, offset: stretch.offset, bytes: bytes[stretch.offset..<(stretch.offset + stretch.count)],
+                                    reason: stretch.reason, at: Date())
+        }
+        try JournalQuarantine.add(entries, to: storage)
         do throws(JournalStorageError) {
-            guard let size = try storage.size(Self.fileName) else { damage = []; return [] }
-            bytes = try storage.read(Self.fileName, offset: 0, count: size)
+            if forgotten == bytes.count {
+                try storage.truncate(Self.fileName, to: 0)
+            } else {
+                try storage.replace(Self.fileName, with: Array(bytes[forgotten...]), durable: durable)
+            }
         } catch {
             throw error.trackingError
         }
+    }
+
+    /// The file's bytes (none when it does not exist). Called with the lock held.
+    private func contents() throws(TrackingError) -> [UInt8] {
+        do throws(JournalStorageError) {
+            guard let size = try storage.size(Self.fileName) else { return [] }
+            return try storage.read(Self.fileName, offset: 0, count: size)
+        } catch {
+            throw error.trackingError
+        }
+    }
+
+    /// A stretch of the file that holds no readable dead letter.
+    private struct Unreadable: CustomStringConvertible {
+        var offset: Int
+        var count: Int
+        var reason: String
+        var description: String { "\(count) unreadable bytes at offset \(offset) skipped (\(reason))" }
+    }
+
+    /// The letters in `bytes`, and the stretches that hold none (damage, or a record that is no letter).
+    private static func parse(_ bytes: [UInt8]) -> (letters: [(letter: DeadLetter, payload: [UInt8])], unreadable: [Unreadable]) {
         var letters: [(DeadLetter, [UInt8])] = []
-        var unreadable: [String] = []
+        var unreadable: [Unreadable] = []
         let stretches = RecordFrame.scan(bytes, segment: 0, from: 0, format: .version1) { offset, record in
             let body = Array(record)
             let length = body.count >= 4 ? Int(RecordFrame.readUInt32(body, 0)) : Int.max
             guard length <= body.count - 12, let event = try? EventCodec.decode(body[(12 + length)...]) else {
-                unreadable.append("\(Self.fileName): the record at offset \(offset) holds no readable dead letter")
+                let count = RecordFrame.legacyHeaderSize + body.count
+                unreadable.append(Unreadable(offset: offset, count: count, reason: "the record holds no readable dead letter"))
                 return
             }
             let reason = String(decoding: body[4..<(4 + length)], as: UTF8.self)
@@ -75,19 +125,7 @@ final class DeadLetterStore: @unchecked Sendable {
             let at = Date(timeIntervalSince1970: Double(Int64(bitPattern: millis)) / 1000)
             letters.append((DeadLetter(event: event, reason: reason, at: at), payload))
         }
-        damage = unreadable + stretches.map { "\(Self.fileName): \($0.count) unreadable bytes at offset \($0.offset) skipped (\($0.reason))" }
-        return letters
-    }
-
-    /// Forgets every dead letter (after they were re-queued).
-    func removeAll() throws(TrackingError) {
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            guard try storage.size(Self.fileName) != nil else { return }
-            try storage.truncate(Self.fileName, to: 0)
-        } catch {
-            throw error.trackingError
-        }
+        unreadable += stretches.map { Unreadable(offset: $0.offset, count: $0.count, reason: $0.reason) }
+        return (letters, unreadable.sorted { $0.offset < $1.offset })
     }
 }

@@ -43,17 +43,18 @@ public enum JournalDirectory {
     }
 
     /// Moves every dead letter back to pending (same ids); returns how many. A crash in between can
-    /// leave a letter both pending and dead (delivered twice at worst), never neither.
+    /// leave a letter both pending and dead (delivered twice at worst), never neither; bytes of the
+    /// dead-letter file that hold no readable letter are copied to `quarantine.log` before it is emptied.
     @discardableResult
     public static func requeue(_ directory: URL) throws(TrackingError) -> Int {
         let storage = try journalStorage(directory)
         let (journal, _) = try Journal.open(storage: storage, durability: .strict, maxBytes: .max, segmentBytes: 8 << 20)
         defer { journal.close() }
         let store = DeadLetterStore(storage: storage, durable: true)
-        let letters = try store.list()
+        let (letters, size) = try store.read()
         for letter in letters { _ = try journal.append(letter.payload, assigningSequence: false) }
         try journal.commit()
-        try store.removeAll()
+        try store.remove(readUpTo: size)
         return letters.count
     }
 

@@ -4,7 +4,8 @@ import RecoKitTesting
 import RecoKit
 
 /// One seeded schedule of journal work over a ``FaultyStorage``: appends (strict or batched), commits,
-/// takes, acknowledgements, dead letters, clean restarts, process crashes and power losses, with faults
+/// takes, acknowledgements, dead letters and their re-queueing (begun and finished as separate steps, as
+/// a tracker's sender may dead-letter in between), clean restarts, process crashes and power losses, with faults
 /// injected at any storage call and bits flipped in written data. After every step it checks the
 /// journal's invariants against a model of what was promised; at the end it drains the journal and
 /// checks that every promised event was delivered or dead-lettered, or is accounted for by damage.
@@ -49,6 +50,8 @@ struct JournalSimulation {
     private var delivered: Set<UInt64> = []
     private var deadLettered: Set<UInt64> = []
     private var inFlight: [JournalBatch] = []
+    /// A re-queue begun: the dead letters it read, and the size of the file they came from.
+    private var requeueing: (payloads: [[UInt8]], ids: [UInt64], size: Int)?
     /// Bits flipped in segment files: each may cost the one record it lands in.
     private var flips = 0
     /// The most events one record holds (a page's impressions): what one flipped bit may cost.
@@ -119,11 +122,11 @@ struct JournalSimulation {
     }
 
     enum Action: String {
-        case append, commit, take, acknowledge, deadLetter, restart, crash, powerLoss, fault, flip
+        case append, commit, take, acknowledge, deadLetter, requeueBegin, requeueEnd, restart, crash, powerLoss, fault, flip
     }
 
     private mutating func choose() -> Action {
-        let weights: [(Action, Int)] = [(.append, 30), (.commit, 12), (.take, 16), (.acknowledge, 12), (.deadLetter, 3),
+        let weights: [(Action, Int)] = [(.append, 30), (.commit, 12), (.take, 16), (.acknowledge, 12), (.deadLetter, 3), (.requeueBegin, 2), (.requeueEnd, 2),
                                         (.restart, 2), (.crash, 3), (.powerLoss, 2), (.fault, 8), (.flip, 2)]
         var pick = Int.random(in: 0..<weights.reduce(0) { $0 + $1.1 }, using: &random)
         for (action, weight) in weights {
@@ -187,6 +190,34 @@ struct JournalSimulation {
                 log.append("dead-letter \(batch.start): ok")
             } catch {
                 log.append("dead-letter \(batch.start): \(error) (batch stays out)")
+            }
+        case .requeueBegin:
+            guard requeueing == nil else { return }
+            do {
+                let (letters, size) = try deadLetters.read()
+                requeueing = (letters.map(\.payload), letters.map(\.letter.event.id.sequence), size)
+                log.append("requeue begins: \(letters.count) letters, \(size) bytes")
+            } catch {
+                log.append("requeue begins: \(error)")
+            }
+        case .requeueEnd:
+            guard let (payloads, ids, size) = requeueing else { return }
+            requeueing = nil
+            do {
+                for payload in payloads { _ = try journal.append(payload, assigningSequence: false) }
+                try journal.commit()
+                promised.formUnion(ids)
+            } catch {
+                // Some may be journaled, and all are still dead letters: duplicates at worst.
+                log.append("requeue ends: \(error) (the letters stay)")
+                return
+            }
+            do {
+                try deadLetters.remove(readUpTo: size)
+                deadLettered.subtract(ids)
+                log.append("requeue ends: \(ids.count) back to pending")
+            } catch {
+                log.append("requeue ends: journaled, but \(error) (the letters stay: duplicates)")
             }
         case .restart:
             let failure = journal.close()
@@ -283,8 +314,28 @@ struct JournalSimulation {
         storage = FaultyStorage(disk: disk, seed: random.next())
         counted = [:]
         inFlight = []
+        requeueing = nil
         // Batched events not yet committed were in the dead process's memory: they may or may not be on disk.
         buffered = []
+        // One start in four meets a fault of its own while it recovers (the process killed, the disk full
+        // or failing at one of recovery's calls: reading, quarantining, writing the checkpoint, rewriting
+        // or deleting a segment); when that start fails, the next one must still find everything promised.
+        if Int.random(in: 0..<4, using: &random) == 0 {
+            let fault: FaultyStorage.Fault = [.crash, .error(.noSpace), .error(.failed)].randomElement(using: &random)!
+            let countdown = Int.random(in: 0...24, using: &random)
+            storage.arm(fault, on: nil, after: countdown)
+            let quarantined = storage.disk.files[JournalQuarantine.fileName]?.content.count ?? 0
+            do {
+                (journal, _) = try Journal.open(storage: storage, durability: durability, maxBytes: 1 << 30, segmentBytes: segmentBytes)
+                _ = journal.close()
+                log.append("a start with \(fault) armed at recovery's call \(countdown + 1): it did not fire")
+            } catch {
+                log.append("a start failed: \(fault) at recovery's call \(countdown + 1): \(error)")
+            }
+            // Damage it copied to quarantine.log before failing is reported there, if nowhere else.
+            if (storage.disk.files[JournalQuarantine.fileName]?.content.count ?? 0) > quarantined { damageReported += 1 }
+            storage = FaultyStorage(disk: storage.disk.afterProcessCrash(), seed: random.next())
+        }
         do {
             let report: JournalRecoveryReport
             (journal, report) = try Journal.open(storage: storage, durability: durability, maxBytes: 1 << 30, segmentBytes: segmentBytes)
@@ -374,6 +425,11 @@ struct JournalSimulation {
             journal.acknowledge(batch)
         }
         damageReported += journal.damage.count
+        // What the model counts dead-lettered is in the dead-letter file (a re-queue forgot none it had not re-queued).
+        let letters: Set<UInt64>
+        do { letters = Set(try deadLetters.list().map(\.letter.event.id.sequence)) } catch { throw fail("listing dead letters failed: \(error)") }
+        let forgotten = deadLettered.subtracting(letters)
+        guard forgotten.isEmpty else { throw fail("\(forgotten.count) dead letters are gone from the file: \(forgotten.sorted().prefix(10))") }
         guard journal.pendingCount == 0 else { throw fail("drained, yet \(journal.pendingCount) events are counted pending") }
         let missing = promised.subtracting(delivered).subtracting(deadLettered)
         guard missing.count <= flipCost else {
