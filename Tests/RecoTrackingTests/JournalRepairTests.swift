@@ -193,4 +193,43 @@ extension JournalFaultTests {
         #expect(report.pendingEvents == 1)
         #expect(try drain(journal) == ["P-2"])
     }
+
+    /// Segments 1–4 of events 1–3, 4–6, 7–9 and 10–12, and one of them deleted (by hand, or lost by the file
+    /// system). Segments are numbered one after another and none at or after the checkpoint's is deleted by
+    /// the journal, so a missing one between two that exist is reported as damage naming it; repair notes
+    /// it in quarantine and puts an empty segment in its place. One before the checkpoint's segment is no
+    /// loss, and not reported.
+    @Test(arguments: [(missing: UInt64(2), checkpointSegment: UInt64(1)), (missing: 3, checkpointSegment: 1), (missing: 2, checkpointSegment: 4)])
+    func aMissingSegmentIsReportedNotSilentlyLost(missing: UInt64, checkpointSegment: UInt64) throws {
+        var disk = SimulatedDisk()
+        for segment: UInt64 in 1...4 where segment != missing {
+            var bytes = RecordFrame.segmentHeader
+            for number in (Int(segment) * 3 - 2)...(Int(segment) * 3) { RecordFrame.append(payload(number), segment: segment, offset: bytes.count, to: &bytes) }
+            disk.files[JournalState.fileName(segment)] = SimulatedDisk.File(content: bytes, durable: bytes)
+        }
+        let checkpoint = CheckpointFile.encode(JournalPosition(segment: checkpointSegment, offset: 0))
+        disk.files[CheckpointFile.name] = SimulatedDisk.File(content: checkpoint, durable: checkpoint)
+        let expected = (Int(checkpointSegment) * 3 - 2...12).filter { ($0 + 2) / 3 != Int(missing) }.map { "P-\($0)" }
+        let lost = missing >= checkpointSegment
+        let storage = FaultyStorage(disk: disk, seed: 1)
+
+        let (inspected, seen) = try Journal.open(storage: storage, durability: .strict, maxBytes: 1 << 30, segmentBytes: 1 << 20, mode: .readOnly)
+        inspected.close()
+        #expect(seen.damage.map(\.file) == (lost ? [JournalState.fileName(missing)] : []), "\(seen)")
+        #expect(seen.damage.allSatisfy { $0.bytesSkipped == 0 && $0.description.contains("missing") })
+        #expect(seen.pendingEvents == expected.count)
+        let (journal, repaired) = try open(storage)
+        #expect(repaired.damage == seen.damage)
+        journal.close()
+        if lost {
+            let quarantine = try #require(storage.disk.files[JournalQuarantine.fileName]?.content)
+            #expect(String(decoding: quarantine, as: UTF8.self).contains(JournalState.fileName(missing)))
+        }
+        let (again, after) = try Journal.open(storage: storage, durability: .strict, maxBytes: 1 << 30, segmentBytes: 1 << 20, mode: .readOnly)
+        again.close()
+        #expect(after.damage.isEmpty && after.checkpointNote == nil, "\(after)")
+        let (delivering, _) = try open(storage)
+        defer { delivering.close() }
+        #expect(try drain(delivering) == expected)
+    }
 }

@@ -11,8 +11,8 @@ import RecoTracking
 /// payload length and a fill byte (a fill of 7 modulo 8 makes the record a page of 1 + length % 24
 /// impressions, `PageRecordCodec`'s version 3, which the journal counts as that many events); a checkpoint byte (none, past the last segment, or a record
 /// boundary of one segment); then up to 16 damages of 5 bytes each (kind, file, position ×2, value):
-/// kinds 0–4 change one byte in place (xor), 5 truncates the file, 6 deletes a stretch, 7 inserts a copy
-/// of a stretch.
+/// kinds 0–4 change one byte in place (xor), 5 truncates the file (or, one time in 16, deletes a segment
+/// file that has a segment file before and after it), 6 deletes a stretch, 7 inserts a copy of a stretch.
 struct DamagedJournal: CustomStringConvertible {
     struct Record {
         var segment: UInt64
@@ -27,13 +27,15 @@ struct DamagedJournal: CustomStringConvertible {
     private(set) var checkpoint: (segment: UInt64, offset: Int)?
     private(set) var damaged = false
     private(set) var damagedInPlaceOnly = true
+    /// Segment files deleted whole (no other file's bytes move, so the damage is still "in place").
+    private(set) var deleted: Set<String> = []
     private var oldest: UInt64 = 1
     /// The damage done, as values: described only when a promise fails (the description is most of a
     /// run's text otherwise).
     private var damages: [Damage] = []
 
     private struct Damage: CustomStringConvertible {
-        enum Kind { case xor(UInt8), cut, lost(Int), copy(count: Int, from: Int) }
+        enum Kind { case xor(UInt8), cut, lost(Int), copy(count: Int, from: Int), deleted }
         var file: String
         var at: Int
         var kind: Kind
@@ -44,6 +46,7 @@ struct DamagedJournal: CustomStringConvertible {
             case .cut: "\(file) cut at \(at)"
             case .lost(let count): "\(file) lost \(count) bytes at \(at)"
             case .copy(let count, let from): "\(file) got a copy of \(count) bytes from \(from) at \(at)"
+            case .deleted: "\(file) deleted"
             }
         }
     }
@@ -103,7 +106,8 @@ struct DamagedJournal: CustomStringConvertible {
         let start = report.checkpointNote == nil ? checkpoint ?? (oldest, 0) : (oldest, 0)
         let expected = records(from: start)
         let covered = expected.filter { record in
-            report.damage.contains { $0.file == Self.segmentName(record.segment) && $0.byteRange.overlaps(record.range) }
+            let name = Self.segmentName(record.segment)
+            return report.damage.contains { $0.file == name && ($0.byteRange.overlaps(record.range) || ($0.bytesSkipped == 0 && deleted.contains(name))) }
         }
         return (Self.events(in: expected) - report.pendingEvents, Self.events(in: covered))
     }
@@ -121,6 +125,14 @@ struct DamagedJournal: CustomStringConvertible {
     }
 
     private mutating func damage(kind: UInt8, file: Int, position: Int, value: UInt8) {
+        let segments = files.map(\.name).filter { $0.hasPrefix("segment-") }.sorted()
+        if kind == 5, value % 16 == 15, let index = segments.firstIndex(of: files[file].name), index > 0, index < segments.count - 1 {
+            damages.append(Damage(file: files[file].name, at: 0, kind: .deleted))
+            deleted.insert(files[file].name)
+            files.remove(at: file)
+            damaged = true
+            return
+        }
         var bytes = files[file].bytes
         guard !bytes.isEmpty else { return }
         let at = position % bytes.count

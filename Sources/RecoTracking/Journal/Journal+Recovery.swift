@@ -72,7 +72,18 @@ extension Journal {
             found.append(FoundSegment(number: number, bytes: bytes, format: format, records: records, paddingOffsets: paddings, stretches: stretches))
         }
         var start = checkpoint(storage, found: found, report: &report)
+        // Segments are numbered one after another and none at or after the checkpoint's is deleted, so one
+        // missing between two that exist took its events with it (a file deleted by hand, or lost by the
+        // file system): reported, never silently.
+        let missing = zip(found, found.dropFirst()).flatMap { older, newer in
+            (older.number + 1)..<newer.number
+        }.filter { $0 >= start.segment }
+        var missingReported = 0
         for segment in found {
+            while missingReported < missing.count, missing[missingReported] < segment.number {
+                report.damage.append(.init(file: JournalState.fileName(missing[missingReported]), offset: 0, bytesSkipped: 0, reason: Self.missingSegment))
+                missingReported += 1
+            }
             for stretch in segment.stretches {
                 let torn = stretch.atEnd && stretch.reason == "a record runs past the end"
                 report.damage.append(.init(file: JournalState.fileName(segment.number), offset: stretch.offset, bytesSkipped: stretch.count,
@@ -102,6 +113,15 @@ extension Journal {
                 guard found[index].number >= start.segment else { continue }  // deleted below
                 found[index] = try rewrite(found[index], keepingFrom: found[index].number == start.segment ? keptFrom : 0, storage: storage)
             }
+            // A missing segment is noted in quarantine and stands again as a segment with no records, so
+            // that the next open does not report it again.
+            for number in missing {
+                let empty = FoundSegment(number: number, bytes: [], format: .version2, records: [], paddingOffsets: [],
+                                         stretches: [.init(offset: 0, count: 0, reason: missingSegment, atEnd: false)])
+                try quarantine(empty, storage: storage)
+                found.append(try rewrite(empty, keepingFrom: 0, storage: storage))
+            }
+            found.sort { $0.number < $1.number }
             for segment in found where segment.number < start.segment { try storage.remove(JournalState.fileName(segment.number)) }
         }
         // Pending counts events: a page's record counts its impressions.
@@ -174,6 +194,8 @@ extension Journal {
         }
         return saved
     }
+
+    static let missingSegment = "the segment file is missing, and the events it held with it"
 
     /// Copies a segment's damaged stretches to quarantine, with the file, offset and reason.
     private static func quarantine(_ segment: FoundSegment, storage: any JournalStorage) throws(JournalStorageError) {

@@ -9,7 +9,8 @@ public struct JournalRecoveryReport: Sendable, Hashable, CustomStringConvertible
         public var file: String
         /// Where the first unreadable byte is.
         public var offset: Int
-        /// How many bytes from there hold no readable record.
+        /// How many bytes from there hold no readable record; 0 when the whole file is missing (a segment
+        /// between two that exist, deleted or lost: its events are lost with it).
         public var bytesSkipped: Int
         /// Torn (a record that runs past the end: an interrupted write) or corrupt (a checksum mismatch…).
         public var reason: String
@@ -31,7 +32,7 @@ public struct JournalRecoveryReport: Sendable, Hashable, CustomStringConvertible
         public var byteRange: Range<Int> { offset..<(offset + bytesSkipped) }
 
         public var description: String {
-            var text = "\(file): \(bytesSkipped) bytes from offset \(offset) unreadable (\(reason))"
+            var text = bytesSkipped == 0 ? "\(file): \(reason)" : "\(file): \(bytesSkipped) bytes from offset \(offset) unreadable (\(reason))"
             if let lostEvents { text += "; \(lostEvents) events lost" }
             return text
         }
