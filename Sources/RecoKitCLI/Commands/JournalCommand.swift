@@ -13,9 +13,11 @@ enum JournalCommand: Command {
         Prints the number of pending and dead-lettered events in the journal DIR of `recokit relay`
         (or of a tracker: a page's impressions, journaled as one record, count one event each), each
         dead letter with its id, event and reason, and any damage found (torn or corrupt records:
-        file, byte range, reason and the events lost). It only reads: nothing in DIR is created, changed or deleted.
+        file, byte range, reason and the events lost; a segment file missing between two others).
+        It only reads: nothing in DIR is created, changed or deleted.
         With --repair, damaged stretches are moved to DIR/quarantine.log and each damaged segment is
-        written anew without them (every record after them is still delivered), as a relay does when it starts.
+        written anew without them (every record after them is still delivered), as a relay does when
+        it starts.
         With --requeue, moves every dead letter back to pending (same ids) so the next relay sends it
         again. Fails while a relay is using DIR, and when DIR is not a journal.
 
