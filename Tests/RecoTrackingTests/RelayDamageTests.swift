@@ -58,6 +58,39 @@ extension IntegrationSuite {
             #expect(relay.stderr.lowercased().contains("damage"), "the damage must be reported: \(relay.stderr)")
         }
 
+        /// Three relay runs while the vendor is down leave three segments; the middle one is deleted (by hand,
+        /// or lost by the file system). The next relay names it, delivers the other two runs' lines, and
+        /// exits non-zero; the run after it, on the repaired journal, exits 0. (The missing segment's
+        /// events were lost in silence, and the run that found nothing to say exited 0.)
+        @Test func aMissingSegmentFailsTheRunThatFindsItAndTheRestIsDelivered() async throws {
+            let server = try ScriptedServer()
+            let directory = Fixtures.temporaryDirectory()
+            defer {
+                server.stop()
+                try? FileManager.default.removeItem(at: directory)
+            }
+            try await server.configure(down: true)
+            var acknowledged: [[String]] = []
+            for run in 1...3 {
+                let relay = try RelayProcess(Self.relayArguments(directory, server) + ["--deadline", "0"])
+                relay.feed((1...20).map { Self.line(run * 100 + $0) })
+                _ = relay.wait()
+                try #require(relay.acknowledged.count == 20, "run \(run): \(relay.stderr)")
+                acknowledged.append(relay.acknowledged.values.flatMap { $0 })
+            }
+            let middle = directory.appendingPathComponent("segment-000000000002.log")
+            try #require(FileManager.default.fileExists(atPath: middle.path))
+            try FileManager.default.removeItem(at: middle)
+
+            try await server.configure(down: false)
+            let drain = try RelayProcess(Self.relayArguments(directory, server) + ["--drain", "--deadline", "30"])
+            #expect(drain.wait() == 1, "a run that finds events lost must say so in its status: \(drain.stderr)")
+            #expect(drain.stderr.contains("relay: journal recovery: segment-000000000002.log: the segment file is missing"), "\(drain.stderr)")
+            #expect(Set(try await server.received().map(\.id)) == Set(acknowledged[0] + acknowledged[2]))
+            let again = try RelayProcess(Self.relayArguments(directory, server) + ["--drain", "--deadline", "5"])
+            #expect(again.wait() == 0, "\(again.stderr)")
+        }
+
         /// The journal on a small tmpfs that a filler file leaves almost full; the disk fills while the relay
         /// takes lines, and 40 ms later the filler goes (a transient full disk, shorter than the relay's own
         /// commit interval, so that a background commit can fail and the next succeed). Every acknowledged

@@ -34,7 +34,10 @@ enum JournalCommand: Command {
         }
         if arguments.flag("repair") {
             let repaired = try JournalDirectory.repair(directory)
-            for damage in repaired.recovery.damage { Console.out("repaired: \(damage); its bytes are in quarantine.log") }
+            for damage in repaired.recovery.damage {
+                let done = damage.bytesSkipped == 0 ? "noted in quarantine.log; an empty segment stands in its place" : "its bytes are in quarantine.log"
+                Console.out("repaired: \(damage); \(done)")
+            }
         }
         if arguments.flag("requeue") {
             let count = try JournalDirectory.requeue(directory)

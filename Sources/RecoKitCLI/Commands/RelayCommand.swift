@@ -77,7 +77,9 @@ enum RelayCommand: Command {
         line was journaled and delivered as far as the deadline allowed), or when the journal's disk
         failed (full, or an I/O error: the relay stops at once, names the error, and acknowledges no line
         after it), or when damage was found in the journal while running (`relay: journal damage: …`
-        names the file and byte range; only the damaged records are lost); 2 for a wrong command line.
+        names the file and byte range; only the damaged records are lost) or at start (`relay: journal
+        recovery: …`; a torn tail there, the mark of an interrupted write that no acknowledgement
+        covered, is reported but no failure); 2 for a wrong command line.
         """
 
     static func run(_ words: [String]) async throws -> Int32 {
@@ -112,9 +114,14 @@ enum RelayCommand: Command {
         var configuration = TrackerConfiguration(journal: URL(fileURLWithPath: journal), durability: .strict)
         configuration.flushInterval = .milliseconds(200)
         let tracker = try Tracker(destination: destination, configuration: configuration)
-        if !tracker.recoveryReport.damage.isEmpty || tracker.recoveryReport.checkpointNote != nil {
-            Console.error("relay: journal recovery: \(tracker.recoveryReport)")
+        let recovery = tracker.recoveryReport
+        if !recovery.damage.isEmpty || recovery.checkpointNote != nil {
+            Console.error("relay: journal recovery: \(recovery.pendingEvents) pending events in \(recovery.segments) segments")
+            if let note = recovery.checkpointNote { Console.error("relay: journal recovery: \(note)") }
+            for damage in recovery.damage { Console.error("relay: journal recovery: \(damage)") }
         }
+        // Damage found at start that may have cost acknowledged lines (anything but a torn tail) fails the run.
+        let damagedBefore = recovery.damage.contains { !$0.isInterruptedWrite }
         var malformed = 0
         if !arguments.flag("drain") {
             let acks = try RelayAcknowledgements(descriptor: acknowledgementDescriptor(arguments.value("acks")))
@@ -128,7 +135,7 @@ enum RelayCommand: Command {
         // Damage met while running and a disk error are failures of the run, whatever else went well.
         for damage in statistics.damage { Console.error("relay: journal damage: \(damage)") }
         if let diskError = statistics.diskError { Console.error("relay: disk error: \(diskError)") }
-        return malformed > 0 || !statistics.damage.isEmpty || statistics.diskError != nil ? 1 : 0
+        return malformed > 0 || damagedBefore || !statistics.damage.isEmpty || statistics.diskError != nil ? 1 : 0
     }
 
     /// `--endpoint`: an http or https URL with a host.

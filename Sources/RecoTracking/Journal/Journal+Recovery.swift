@@ -87,7 +87,7 @@ extension Journal {
             for stretch in segment.stretches {
                 let torn = stretch.atEnd && stretch.reason == "a record runs past the end"
                 report.damage.append(.init(file: JournalState.fileName(segment.number), offset: stretch.offset, bytesSkipped: stretch.count,
-                                           reason: torn ? "torn record (an interrupted write)" : "corrupt record: \(stretch.reason)"))
+                                           reason: torn ? JournalRecoveryReport.Damage.interruptedWrite : "corrupt record: \(stretch.reason)"))
             }
         }
         if mode == .repair {

@@ -28,6 +28,13 @@ public struct JournalRecoveryReport: Sendable, Hashable, CustomStringConvertible
             self.lostEvents = lostEvents
         }
 
+        static let interruptedWrite = "torn record (an interrupted write)"
+
+        /// Whether it is a torn tail: a record cut short at the end of a segment, as a write interrupted by
+        /// a crash or a power loss leaves it. Such a record was never durable, so it held nothing a durable
+        /// promise covered (`strict` mode's `track`, a relay's acknowledgement); other damage may have.
+        public var isInterruptedWrite: Bool { reason == Self.interruptedWrite }
+
         /// The bytes it covers in ``file``.
         public var byteRange: Range<Int> { offset..<(offset + bytesSkipped) }
 
