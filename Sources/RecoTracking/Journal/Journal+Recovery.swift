@@ -175,6 +175,10 @@ extension Journal {
                 return JournalPosition(segment: saved.segment, offset: 0)
             }
             if saved.segment < oldest.segment {
+                // Not a loss: an acknowledgement writes the checkpoint without `fsync` and then deletes the
+                // segments before it, so after a power loss the deletions may stand and the checkpoint be the
+                // one before (the journal simulation's false-alarm check found this when such a checkpoint
+                // was taken for missing segments).
                 report.checkpointNote = "the delivery checkpoint names segment \(saved.segment), already deleted" + restart
             } else {
                 report.checkpointNote = "the delivery checkpoint names segment \(saved.segment) offset \(saved.offset), which the journal does not hold" + restart
