@@ -232,4 +232,20 @@ extension JournalFaultTests {
         defer { delivering.close() }
         #expect(try drain(delivering) == expected)
     }
+
+    /// A crash during a file's replacement leaves `NAME.new` (written, not yet renamed): the next repair
+    /// deletes it, and nothing reads it.
+    @Test func aReplacementCutShortLeavesNoFileBehindAfterRepair() throws {
+        var disk = DamagedJournal.damageBeforeTheCheckpoint.disk(payload)
+        let leftovers = [JournalState.fileName(1) + ".new", CheckpointFile.name + ".new", DeadLetterStore.fileName + ".new"]
+        for name in leftovers { disk.files[name] = SimulatedDisk.File(content: [1, 2, 3], durable: [1, 2, 3]) }
+        let storage = FaultyStorage(disk: disk, seed: 1)
+        let (inspected, _) = try Journal.open(storage: storage, durability: .strict, maxBytes: 1 << 30, segmentBytes: 1 << 20, mode: .readOnly)
+        inspected.close()
+        #expect(leftovers.allSatisfy { storage.disk.files[$0] != nil }, "inspection changes nothing")
+        let (journal, _) = try open(storage)
+        defer { journal.close() }
+        #expect(leftovers.allSatisfy { storage.disk.files[$0] == nil })
+        #expect(try drain(journal) == DamagedJournal.damageBeforeTheCheckpoint.stillToDeliver)
+    }
 }

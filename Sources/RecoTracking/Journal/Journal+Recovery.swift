@@ -123,6 +123,8 @@ extension Journal {
             }
             found.sort { $0.number < $1.number }
             for segment in found where segment.number < start.segment { try storage.remove(JournalState.fileName(segment.number)) }
+            // What a replacement interrupted by a crash left (`NAME.new`, written before it is renamed to NAME).
+            for name in names where name.hasSuffix(".new") { try storage.remove(name) }
         }
         // Pending counts events: a page's record counts its impressions.
         var pending = 0
