@@ -70,4 +70,71 @@ struct DeadLetterRequeueTests {
         #expect(kept.count == 2 && damaged.starts(with: kept[0]) && kept[0].count > 20)
         #expect(kept.last == noLetter)
     }
+
+    /// A real tracker whose vendor refuses every event for a while (each is dead-lettered as it is
+    /// refused) while another task re-queues the dead letters over and over; then the vendor accepts.
+    /// Every tracked event must be delivered in the end: a letter the sender wrote while a re-queue was
+    /// between reading the letters and forgetting them used to be forgotten with them.
+    @Test func requeueingWhileTheSenderDeadLettersLosesNoEvent() async throws {
+        let directory = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = TrackerConfiguration(journal: directory, durability: .strict)
+        configuration.flushInterval = .milliseconds(1)
+        let transport = SwitchingTransport()
+        let tracker = try Tracker(destination: CountingDestination(), configuration: configuration, transport: transport)
+        let requeueing = Task.detached {
+            var rounds = 0
+            while !Task.isCancelled {
+                _ = try? tracker.requeueDeadLetters()
+                rounds += 1
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            return rounds
+        }
+        var tracked: Set<String> = []
+        for number in 1...400 {
+            tracked.insert(try tracker.track(Fixtures.click("P-\(number)")).description)
+            if number % 20 == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        requeueing.cancel()
+        let rounds = await requeueing.value
+        transport.accept()
+        // Requests refused just before the switch are dead-lettered after it: re-queue until none is left.
+        for _ in 1...20 {
+            try tracker.requeueDeadLetters()
+            await tracker.waitUntilDelivered()
+            if try tracker.deadLetters().isEmpty { break }
+        }
+        let summary = await tracker.shutdown(deadline: .seconds(5))
+        let refused = transport.refused
+        let missing = tracked.subtracting(transport.delivered)
+        let report = "\(missing.count) of \(tracked.count) events never delivered (\(missing.sorted().prefix(5))…); \(rounds) re-queues, \(refused) refusals; \(summary)"
+        #expect(missing.isEmpty, "\(report)")
+        #expect(refused >= tracked.count, "the vendor refused \(refused) requests: too few to dead-letter every event once")
+    }
+}
+
+/// A vendor that refuses every request (HTTP 422, so each event is dead-lettered alone) until told to
+/// accept; it records the event ids it accepted.
+final class SwitchingTransport: Transport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var accepting = false
+    private var accepted: Set<String> = []
+    private var refusals = 0
+
+    func accept() { lock.withLock { accepting = true } }
+    var delivered: Set<String> { lock.withLock { accepted } }
+    var refused: Int { lock.withLock { refusals } }
+
+    func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+        lock.withLock {
+            guard accepting else {
+                refusals += 1
+                return TrackingReply(status: 422, body: Data("refused for now".utf8))
+            }
+            accepted.formUnion(String(decoding: request.body, as: UTF8.self).split(separator: "\n").map(String.init))
+            return TrackingReply(status: 200, body: Data(#"{"statusCode":"SUCCESS"}"#.utf8))
+        }
+    }
 }
