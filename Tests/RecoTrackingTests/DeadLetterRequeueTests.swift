@@ -96,7 +96,9 @@ struct DeadLetterRequeueTests {
             tracked.insert(try tracker.track(Fixtures.click("P-\(number)")).description)
             if number % 20 == 0 { try await Task.sleep(for: .milliseconds(5)) }
         }
-        try await Task.sleep(for: .milliseconds(200))
+        // Until every event was refused at least once (and so dead-lettered and re-queued meanwhile).
+        let deadline = ContinuousClock.now + .seconds(30)
+        while transport.refused < 2 * tracked.count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         requeueing.cancel()
         let rounds = await requeueing.value
         transport.accept()
