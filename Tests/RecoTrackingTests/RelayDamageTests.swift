@@ -13,6 +13,18 @@ extension IntegrationSuite {
                 + #""userId":"-897541074991628287","sessionId":"-2739101928374651","lang":"TR","pageUrl":"https://www.shop.example/"}"#
         }
 
+        /// A stand-in vendor that is down and an empty journal directory, for `body`; both gone after it.
+        static func withVendorDownAndAJournal(_ body: (ScriptedServer, URL) async throws -> Void) async throws {
+            let server = try ScriptedServer()
+            let directory = Fixtures.temporaryDirectory()
+            defer {
+                server.stop()
+                try? FileManager.default.removeItem(at: directory)
+            }
+            try await server.configure(down: true)
+            try await body(server, directory)
+        }
+
         static func relayArguments(_ journal: URL, _ server: ScriptedServer) -> [String] {
             ["relay", "--journal", journal.path, "--vendor", "segmentify", "--endpoint", server.base.absoluteString,
              "--api-key", "test-key", "--origin", "www.shop.example"]
@@ -22,40 +34,35 @@ extension IntegrationSuite {
         /// the record is still to be read): that record alone may be lost, the relay reports the damage and
         /// exits non-zero. Today the rest of the segment is skipped in silence and the relay exits 0.
         @Test func aFlippedByteLosesOnlyTheDamagedRecordAndIsReported() async throws {
-            let server = try ScriptedServer()
-            let directory = Fixtures.temporaryDirectory()
-            defer {
-                server.stop()
-                try? FileManager.default.removeItem(at: directory)
+            try await Self.withVendorDownAndAJournal { server, directory in
+                let count = 3000
+                let relay = try RelayProcess(Self.relayArguments(directory, server) + ["--deadline", "15"])
+                relay.feed((1...count).map(Self.line), keepOpen: true)
+                let taken = await relay.waitUntil { $0.acknowledged.count == count }
+                try #require(taken, "the relay acknowledged \(relay.acknowledged.count) of \(count) lines: \(relay.stderr)")
+
+                let segments = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.fileSizeKey])
+                    .filter { $0.lastPathComponent.hasPrefix("segment-") }
+                let segment = try #require(segments.max { try! $0.resourceValues(forKeys: [.fileSizeKey]).fileSize! < $1.resourceValues(forKeys: [.fileSizeKey]).fileSize! })
+                let size = try #require(try segment.resourceValues(forKeys: [.fileSizeKey]).fileSize)
+                let handle = try FileHandle(forUpdating: segment)
+                let offset = UInt64(size * 2 / 3)
+                try handle.seek(toOffset: offset)
+                let byte = try #require(try handle.read(upToCount: 1)?.first)
+                try handle.seek(toOffset: offset)
+                try handle.write(contentsOf: [byte ^ 0x5A])
+                try handle.close()
+                print("RelayDamageTests: flipped the byte at \(offset) of \(segment.lastPathComponent) (\(size) bytes)")
+
+                try await server.configure(down: false)
+                relay.closeInput()
+                let status = relay.wait()
+                let received = Set(try await server.received().map(\.id))
+                let missing = relay.acknowledged.filter { !$0.value.allSatisfy(received.contains) }.keys.sorted()
+                #expect(missing.count <= 1, "\(missing.count) acknowledged lines lost to one flipped byte, lines \(missing.prefix(3))…\(missing.suffix(3))")
+                #expect(status != 0, "the damage must show in the exit status; stderr: \(relay.stderr)")
+                #expect(relay.stderr.lowercased().contains("damage"), "the damage must be reported: \(relay.stderr)")
             }
-            try await server.configure(down: true)
-            let count = 3000
-            let relay = try RelayProcess(Self.relayArguments(directory, server) + ["--deadline", "15"])
-            relay.feed((1...count).map(Self.line), keepOpen: true)
-            let taken = await relay.waitUntil { $0.acknowledged.count == count }
-            try #require(taken, "the relay acknowledged \(relay.acknowledged.count) of \(count) lines: \(relay.stderr)")
-
-            let segments = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.fileSizeKey])
-                .filter { $0.lastPathComponent.hasPrefix("segment-") }
-            let segment = try #require(segments.max { try! $0.resourceValues(forKeys: [.fileSizeKey]).fileSize! < $1.resourceValues(forKeys: [.fileSizeKey]).fileSize! })
-            let size = try #require(try segment.resourceValues(forKeys: [.fileSizeKey]).fileSize)
-            let handle = try FileHandle(forUpdating: segment)
-            let offset = UInt64(size * 2 / 3)
-            try handle.seek(toOffset: offset)
-            let byte = try #require(try handle.read(upToCount: 1)?.first)
-            try handle.seek(toOffset: offset)
-            try handle.write(contentsOf: [byte ^ 0x5A])
-            try handle.close()
-            print("RelayDamageTests: flipped the byte at \(offset) of \(segment.lastPathComponent) (\(size) bytes)")
-
-            try await server.configure(down: false)
-            relay.closeInput()
-            let status = relay.wait()
-            let received = Set(try await server.received().map(\.id))
-            let missing = relay.acknowledged.filter { !$0.value.allSatisfy(received.contains) }.keys.sorted()
-            #expect(missing.count <= 1, "\(missing.count) acknowledged lines lost to one flipped byte, lines \(missing.prefix(3))…\(missing.suffix(3))")
-            #expect(status != 0, "the damage must show in the exit status; stderr: \(relay.stderr)")
-            #expect(relay.stderr.lowercased().contains("damage"), "the damage must be reported: \(relay.stderr)")
         }
 
         /// Three relay runs while the vendor is down leave three segments; the middle one is deleted (by hand,
@@ -63,32 +70,27 @@ extension IntegrationSuite {
         /// exits non-zero; the run after it, on the repaired journal, exits 0. (The missing segment's
         /// events were lost in silence, and the run that found nothing to say exited 0.)
         @Test func aMissingSegmentFailsTheRunThatFindsItAndTheRestIsDelivered() async throws {
-            let server = try ScriptedServer()
-            let directory = Fixtures.temporaryDirectory()
-            defer {
-                server.stop()
-                try? FileManager.default.removeItem(at: directory)
-            }
-            try await server.configure(down: true)
-            var acknowledged: [[String]] = []
-            for run in 1...3 {
-                let relay = try RelayProcess(Self.relayArguments(directory, server) + ["--deadline", "0"])
-                relay.feed((1...20).map { Self.line(run * 100 + $0) })
-                _ = relay.wait()
-                try #require(relay.acknowledged.count == 20, "run \(run): \(relay.stderr)")
-                acknowledged.append(relay.acknowledged.values.flatMap { $0 })
-            }
-            let middle = directory.appendingPathComponent("segment-000000000002.log")
-            try #require(FileManager.default.fileExists(atPath: middle.path))
-            try FileManager.default.removeItem(at: middle)
+            try await Self.withVendorDownAndAJournal { server, directory in
+                var acknowledged: [[String]] = []
+                for run in 1...3 {
+                    let relay = try RelayProcess(Self.relayArguments(directory, server) + ["--deadline", "0"])
+                    relay.feed((1...20).map { Self.line(run * 100 + $0) })
+                    _ = relay.wait()
+                    try #require(relay.acknowledged.count == 20, "run \(run): \(relay.stderr)")
+                    acknowledged.append(relay.acknowledged.values.flatMap { $0 })
+                }
+                let middle = directory.appendingPathComponent("segment-000000000002.log")
+                try #require(FileManager.default.fileExists(atPath: middle.path))
+                try FileManager.default.removeItem(at: middle)
 
-            try await server.configure(down: false)
-            let drain = try RelayProcess(Self.relayArguments(directory, server) + ["--drain", "--deadline", "30"])
-            #expect(drain.wait() == 1, "a run that finds events lost must say so in its status: \(drain.stderr)")
-            #expect(drain.stderr.contains("relay: journal recovery: segment-000000000002.log: the segment file is missing"), "\(drain.stderr)")
-            #expect(Set(try await server.received().map(\.id)) == Set(acknowledged[0] + acknowledged[2]))
-            let again = try RelayProcess(Self.relayArguments(directory, server) + ["--drain", "--deadline", "5"])
-            #expect(again.wait() == 0, "\(again.stderr)")
+                try await server.configure(down: false)
+                let drain = try RelayProcess(Self.relayArguments(directory, server) + ["--drain", "--deadline", "30"])
+                #expect(drain.wait() == 1, "a run that finds events lost must say so in its status: \(drain.stderr)")
+                #expect(drain.stderr.contains("relay: journal recovery: segment-000000000002.log: the segment file is missing"), "\(drain.stderr)")
+                #expect(Set(try await server.received().map(\.id)) == Set(acknowledged[0] + acknowledged[2]))
+                let again = try RelayProcess(Self.relayArguments(directory, server) + ["--drain", "--deadline", "5"])
+                #expect(again.wait() == 0, "\(again.stderr)")
+            }
         }
 
         /// The journal on a small tmpfs that a filler file leaves almost full; the disk fills while the relay
