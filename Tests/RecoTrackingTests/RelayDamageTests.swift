@@ -13,18 +13,6 @@ extension IntegrationSuite {
                 + #""userId":"-897541074991628287","sessionId":"-2739101928374651","lang":"TR","pageUrl":"https://www.shop.example/"}"#
         }
 
-        /// A stand-in vendor that is down and an empty journal directory, for `body`; both gone after it.
-        static func withVendorDownAndAJournal(_ body: (ScriptedServer, URL) async throws -> Void) async throws {
-            let server = try ScriptedServer()
-            let directory = Fixtures.temporaryDirectory()
-            defer {
-                server.stop()
-                try? FileManager.default.removeItem(at: directory)
-            }
-            try await server.configure(down: true)
-            try await body(server, directory)
-        }
-
         static func relayArguments(_ journal: URL, _ server: ScriptedServer) -> [String] {
             ["relay", "--journal", journal.path, "--vendor", "segmentify", "--endpoint", server.base.absoluteString,
              "--api-key", "test-key", "--origin", "www.shop.example"]
@@ -34,7 +22,7 @@ extension IntegrationSuite {
         /// the record is still to be read): that record alone may be lost, the relay reports the damage and
         /// exits non-zero. Today the rest of the segment is skipped in silence and the relay exits 0.
         @Test func aFlippedByteLosesOnlyTheDamagedRecordAndIsReported() async throws {
-            try await Self.withVendorDownAndAJournal { server, directory in
+            try await IntegrationSuite.withVendorDownAndAJournal { server, directory in
                 let count = 3000
                 let relay = try RelayProcess(Self.relayArguments(directory, server) + ["--deadline", "15"])
                 relay.feed((1...count).map(Self.line), keepOpen: true)
@@ -70,7 +58,7 @@ extension IntegrationSuite {
         /// exits non-zero; the run after it, on the repaired journal, exits 0. (The missing segment's
         /// events were lost in silence, and the run that found nothing to say exited 0.)
         @Test func aMissingSegmentFailsTheRunThatFindsItAndTheRestIsDelivered() async throws {
-            try await Self.withVendorDownAndAJournal { server, directory in
+            try await IntegrationSuite.withVendorDownAndAJournal { server, directory in
                 var acknowledged: [[String]] = []
                 for run in 1...3 {
                     let relay = try RelayProcess(Self.relayArguments(directory, server) + ["--deadline", "0"])
