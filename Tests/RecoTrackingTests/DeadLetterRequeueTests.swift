@@ -117,6 +117,32 @@ struct DeadLetterRequeueTests {
     }
 }
 
+extension IntegrationSuite {
+    /// `recokit journal DIR --requeue` over a dead-letter file with one letter's byte flipped: the readable
+    /// letter goes back to pending, the unreadable bytes to quarantine.log, and the command says so.
+    @Suite("recokit journal --requeue over damaged dead letters")
+    struct RequeueCommandTests {
+        @Test func theUnreadableLetterIsNamedAndQuarantined() throws {
+            let directory = Fixtures.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let store = DeadLetterStore(storage: FileJournalStorage(directory: directory), durable: true)
+            try store.add([DeadLetterRequeueTests().letter(1), DeadLetterRequeueTests().letter(2)], at: Date())
+            let file = directory.appendingPathComponent(DeadLetterStore.fileName)
+            var bytes = try [UInt8](Data(contentsOf: file))
+            bytes[20] ^= 0x01   // inside letter 1
+            try Data(bytes).write(to: file)
+
+            let requeue = try RelayProcess(["journal", directory.path, "--requeue"])
+            #expect(requeue.wait() == 0, "\(requeue.stderr)")
+            #expect(requeue.stdout.hasPrefix("requeued 1 dead letters\nquarantined: dead-letters.log: "), "\(requeue.stdout)")
+            #expect(requeue.stdout.contains("pending 1\ndead-lettered 0\n"), "\(requeue.stdout)")
+            let quarantine = try [UInt8](Data(contentsOf: directory.appendingPathComponent(JournalQuarantine.fileName)))
+            #expect(quarantine.count > 20)
+        }
+    }
+}
+
 /// A vendor that refuses every request (HTTP 422, so each event is dead-lettered alone) until told to
 /// accept; it records the event ids it accepted.
 final class SwitchingTransport: Transport, @unchecked Sendable {

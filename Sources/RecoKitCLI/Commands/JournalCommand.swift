@@ -19,7 +19,8 @@ enum JournalCommand: Command {
         written anew without them (every record after them is still delivered), as a relay does when
         it starts.
         With --requeue, moves every dead letter back to pending (same ids) so the next relay sends it
-        again. Fails while a relay is using DIR, and when DIR is not a journal.
+        again; bytes of the dead-letter file that hold no readable letter are moved to quarantine.log.
+        Fails while a relay is using DIR, and when DIR is not a journal.
 
         Exit status: 0; 1 when DIR is missing, not a journal, in use, or damage was found (listed).
         """
@@ -40,8 +41,11 @@ enum JournalCommand: Command {
             }
         }
         if arguments.flag("requeue") {
+            // Bytes of the dead-letter file that hold no readable letter go to quarantine.log as it is emptied.
+            let unreadable = try JournalDirectory.inspect(directory).deadLetterDamage
             let count = try JournalDirectory.requeue(directory)
             Console.out("requeued \(count) dead letters")
+            for damage in unreadable { Console.out("quarantined: \(damage); its bytes are in quarantine.log") }
         }
         let contents = try JournalDirectory.inspect(directory)
         Console.out("pending \(contents.pending)")
