@@ -23,18 +23,33 @@ struct DeadLetterRequeueTests {
         let storage = FaultyStorage(seed: 1)
         let store = DeadLetterStore(storage: storage, durable: true)
         try store.add([letter(1), letter(2)], at: Date())
-        let (letters, size) = try store.read()
+        let (letters, end) = try store.read()
         #expect(letters.count == 2)
         try store.add([letter(3)], at: Date())
-        try store.remove(readUpTo: size)
+        try store.remove(readUpTo: end)
         #expect(try products(store) == ["P-3"])
         #expect(store.damage.isEmpty)
         // Nothing added since: the file is emptied.
-        let (rest, restSize) = try store.read()
+        let (rest, restEnd) = try store.read()
         #expect(rest.count == 1)
-        try store.remove(readUpTo: restSize)
+        try store.remove(readUpTo: restEnd)
         #expect(try store.list().isEmpty)
         #expect(storage.disk.files[JournalQuarantine.fileName] == nil)
+    }
+
+    /// Two re-queues at once (two callers of `requeueDeadLetters()`): both read letters 1–2, letter 3 is
+    /// added, the first forgets 1–2; the second must not then forget the file's first bytes, which are
+    /// letter 3's now.
+    @Test func twoRequeuesAtOnceForgetOnlyWhatWasRequeued() throws {
+        let storage = FaultyStorage(seed: 1)
+        let store = DeadLetterStore(storage: storage, durable: true)
+        try store.add([letter(1), letter(2)], at: Date())
+        let first = try store.read()
+        let second = try store.read()
+        try store.add([letter(3)], at: Date())
+        try store.remove(readUpTo: first.end)
+        try store.remove(readUpTo: second.end)
+        #expect(try products(store) == ["P-3"])
     }
 
     /// A flipped byte in a dead letter and a record that holds no letter this version reads: listed as
@@ -50,11 +65,11 @@ struct DeadLetterRequeueTests {
         try store.add([letter(3)], at: Date())
         storage.flip(DeadLetterStore.fileName, offset: 20, bit: 0)   // inside letter 1
 
-        let (letters, size) = try store.read()
+        let (letters, end) = try store.read()
         #expect(letters.map { $0.letter.event.interaction.productId } == ["P-2", "P-3"])
         #expect(store.damage.count == 2, "\(store.damage)")
         let damaged = try #require(storage.disk.files[DeadLetterStore.fileName]?.content)
-        try store.remove(readUpTo: size)
+        try store.remove(readUpTo: end)
         #expect(try store.list().isEmpty)
 
         let quarantine = try #require(storage.disk.files[JournalQuarantine.fileName]?.content)

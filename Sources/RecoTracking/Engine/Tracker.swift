@@ -227,11 +227,11 @@ public final class Tracker: Sendable {
     /// the sender writes meanwhile stay dead-lettered, for the next call.
     @discardableResult
     public func requeueDeadLetters() throws(TrackingError) -> Int {
-        let (letters, size) = try deadLetterStore.read()
+        let (letters, end) = try deadLetterStore.read()
         for letter in letters { _ = try journal.append(letter.payload, assigningSequence: false) }
         try journal.commit()
         senderBell.ring()
-        try deadLetterStore.remove(readUpTo: size)
+        try deadLetterStore.remove(readUpTo: end)
         return letters.count
     }
 }

@@ -10,6 +10,14 @@ final class DeadLetterStore: @unchecked Sendable {
     private let storage: any JournalStorage
     private let durable: Bool
     private(set) var damage: [String] = []
+    /// How many times letters were forgotten (``remove(readUpTo:)``), to tell whether a reading is current.
+    private var removals = 0
+
+    /// Where a ``read()`` ended: the file's size then, and how many removals had been made.
+    struct ReadMark: Sendable, Equatable {
+        var size: Int
+        var removals: Int
+    }
 
     init(storage: any JournalStorage, durable: Bool) {
         self.storage = storage
@@ -52,27 +60,30 @@ final class DeadLetterStore: @unchecked Sendable {
     /// Every dead letter, oldest first, with their journaled payloads.
     func list() throws(TrackingError) -> [(letter: DeadLetter, payload: [UInt8])] { try read().letters }
 
-    /// Every dead letter, oldest first, with their journaled payloads (for re-queueing), and the size of
-    /// the file they were read from: letters added later lie after it (see ``remove(readUpTo:)``).
-    func read() throws(TrackingError) -> (letters: [(letter: DeadLetter, payload: [UInt8])], size: Int) {
+    /// Every dead letter, oldest first, with their journaled payloads (for re-queueing), and where the
+    /// reading ended: letters added later lie after it (see ``remove(readUpTo:)``).
+    func read() throws(TrackingError) -> (letters: [(letter: DeadLetter, payload: [UInt8])], end: ReadMark) {
         lock.lock()
         defer { lock.unlock() }
         let bytes = try contents()
         let (letters, unreadable) = Self.parse(bytes)
         damage = unreadable.map { "\(Self.fileName): \($0.description)" }
-        return (letters, bytes.count)
+        return (letters, ReadMark(size: bytes.count, removals: removals))
     }
 
-    /// Forgets the dead letters ``read()`` returned, the file's first `size` bytes, once they are
+    /// Forgets the dead letters a ``read()`` returned (the file's bytes up to its `end`), once they are
     /// re-queued. Letters added since (a tracker's sender dead-letters while a re-queue runs) are kept,
     /// and the bytes among the forgotten that held no readable letter are copied to `quarantine.log`
-    /// first. A crash in between leaves a letter both pending and dead, never neither.
-    func remove(readUpTo size: Int) throws(TrackingError) {
+    /// first. When letters were forgotten since that reading (two re-queues at once), the other re-queue
+    /// took them and nothing is done: the bytes up to `end` are no longer those letters. A crash in
+    /// between leaves a letter both pending and dead, never neither.
+    func remove(readUpTo end: ReadMark) throws(TrackingError) {
         lock.lock()
         defer { lock.unlock() }
+        guard end.removals == removals else { return }
         let bytes = try contents()
         guard !bytes.isEmpty else { return }
-        let forgotten = min(size, bytes.count)
+        let forgotten = min(end.size, bytes.count)
         let entries = Self.parse(Array(bytes[..<forgotten])).unreadable.flatMap { stretch in
             JournalQuarantine.entry(file: Self.fileName, offset: stretch.offset, bytes: bytes[stretch.offset..<(stretch.offset + stretch.count)],
                                     reason: stretch.reason, at: Date())
@@ -84,6 +95,7 @@ final class DeadLetterStore: @unchecked Sendable {
             } else {
                 try storage.replace(Self.fileName, with: Array(bytes[forgotten...]), durable: durable)
             }
+            removals += 1
         } catch {
             throw error.trackingError
         }

@@ -51,10 +51,10 @@ public enum JournalDirectory {
         let (journal, _) = try Journal.open(storage: storage, durability: .strict, maxBytes: .max, segmentBytes: 8 << 20)
         defer { journal.close() }
         let store = DeadLetterStore(storage: storage, durable: true)
-        let (letters, size) = try store.read()
+        let (letters, end) = try store.read()
         for letter in letters { _ = try journal.append(letter.payload, assigningSequence: false) }
         try journal.commit()
-        try store.remove(readUpTo: size)
+        try store.remove(readUpTo: end)
         return letters.count
     }
 

@@ -53,8 +53,9 @@ struct JournalSimulation {
     private var delivered: Set<UInt64> = []
     private var deadLettered: Set<UInt64> = []
     private var inFlight: [JournalBatch] = []
-    /// A re-queue begun: the dead letters it read, and the size of the file they came from.
-    private var requeueing: (payloads: [[UInt8]], ids: [UInt64], size: Int)?
+    /// Re-queues begun (two at most may overlap, as two callers of `requeueDeadLetters()` can): the dead
+    /// letters each read, and where its reading ended.
+    private var requeueing: [(payloads: [[UInt8]], ids: [UInt64], end: DeadLetterStore.ReadMark)] = []
     /// Bits flipped in segment files: each may cost the one record it lands in.
     private var flips = 0
     /// The most events one record holds (a page's impressions): what one flipped bit may cost.
@@ -198,17 +199,17 @@ struct JournalSimulation {
                 log.append("dead-letter \(batch.start): \(error) (batch stays out)")
             }
         case .requeueBegin:
-            guard requeueing == nil else { return }
+            guard requeueing.count < 2 else { return }
             do {
-                let (letters, size) = try deadLetters.read()
-                requeueing = (letters.map(\.payload), letters.map(\.letter.event.id.sequence), size)
-                log.append("requeue begins: \(letters.count) letters, \(size) bytes")
+                let (letters, end) = try deadLetters.read()
+                requeueing.append((letters.map(\.payload), letters.map(\.letter.event.id.sequence), end))
+                log.append("requeue begins: \(letters.count) letters, \(end.size) bytes")
             } catch {
                 log.append("requeue begins: \(error)")
             }
         case .requeueEnd:
-            guard let (payloads, ids, size) = requeueing else { return }
-            requeueing = nil
+            guard !requeueing.isEmpty else { return }
+            let (payloads, ids, end) = requeueing.remove(at: Int.random(in: 0..<requeueing.count, using: &random))
             do {
                 for payload in payloads { _ = try journal.append(payload, assigningSequence: false) }
                 try journal.commit()
@@ -219,7 +220,7 @@ struct JournalSimulation {
                 return
             }
             do {
-                try deadLetters.remove(readUpTo: size)
+                try deadLetters.remove(readUpTo: end)
                 deadLettered.subtract(ids)
                 log.append("requeue ends: \(ids.count) back to pending")
             } catch {
@@ -320,7 +321,7 @@ struct JournalSimulation {
         storage = FaultyStorage(disk: disk, seed: random.next())
         counted = [:]
         inFlight = []
-        requeueing = nil
+        requeueing = []
         // Batched events not yet committed were in the dead process's memory: they may or may not be on disk.
         buffered = []
         // One start in four meets a fault of its own while it recovers (the process killed, the disk full
