@@ -87,7 +87,7 @@ struct DeadLetterRequeueTests {
     }
 
     /// A real tracker whose vendor refuses every event for a while (each is dead-lettered as it is
-    /// refused) while another task re-queues the dead letters over and over; then the vendor accepts.
+    /// refused) while two other tasks re-queue the dead letters over and over; then the vendor accepts.
     /// Every tracked event must be delivered in the end: a letter the sender wrote while a re-queue was
     /// between reading the letters and forgetting them used to be forgotten with them.
     @Test func requeueingWhileTheSenderDeadLettersLosesNoEvent() async throws {
@@ -97,14 +97,19 @@ struct DeadLetterRequeueTests {
         configuration.flushInterval = .milliseconds(1)
         let transport = SwitchingTransport()
         let tracker = try Tracker(destination: CountingDestination(), configuration: configuration, transport: transport)
-        let requeueing = Task.detached {
-            var rounds = 0
-            while !Task.isCancelled {
-                _ = try? tracker.requeueDeadLetters()
-                rounds += 1
-                try? await Task.sleep(for: .milliseconds(1))
+        // Two callers re-queueing at once, as two requests to an admin endpoint might.
+        let requeueing = (1...2).map { _ in
+            Task.detached {
+                var rounds = 0
+                // (Bounded: were two re-queues to journal the same letters again, the duplicates would double
+                // with every round while the vendor refuses them; the test then ends and fails below.)
+                while !Task.isCancelled, tracker.statistics.pending < 20 * 400 {
+                    _ = try? tracker.requeueDeadLetters()
+                    rounds += 1
+                    try? await Task.sleep(for: .milliseconds(1))
+                }
+                return rounds
             }
-            return rounds
         }
         var tracked: Set<String> = []
         for number in 1...400 {
@@ -114,8 +119,11 @@ struct DeadLetterRequeueTests {
         // Until every event was refused at least once (and so dead-lettered and re-queued meanwhile).
         let deadline = ContinuousClock.now + .seconds(30)
         while transport.refused < 2 * tracked.count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        requeueing.cancel()
-        let rounds = await requeueing.value
+        var rounds = 0
+        for task in requeueing {
+            task.cancel()
+            rounds += await task.value
+        }
         transport.accept()
         // Requests refused just before the switch are dead-lettered after it: re-queue until none is left.
         for _ in 1...20 {
@@ -129,6 +137,7 @@ struct DeadLetterRequeueTests {
         let report = "\(missing.count) of \(tracked.count) events never delivered (\(missing.sorted().prefix(5))…); \(rounds) re-queues, \(refused) refusals; \(summary)"
         #expect(missing.isEmpty, "\(report)")
         #expect(refused >= tracked.count, "the vendor refused \(refused) requests: too few to dead-letter every event once")
+        #expect(transport.acceptedEvents <= 2 * tracked.count, "\(transport.acceptedEvents) events delivered for \(tracked.count) tracked: duplicates multiplied")
     }
 }
 
@@ -164,11 +173,14 @@ final class SwitchingTransport: Transport, @unchecked Sendable {
     private let lock = NSLock()
     private var accepting = false
     private var accepted: Set<String> = []
+    private var acceptedCount = 0
     private var refusals = 0
 
     func accept() { lock.withLock { accepting = true } }
     var delivered: Set<String> { lock.withLock { accepted } }
     var refused: Int { lock.withLock { refusals } }
+    /// Events accepted, duplicates included.
+    var acceptedEvents: Int { lock.withLock { acceptedCount } }
 
     func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
         lock.withLock {
@@ -176,7 +188,9 @@ final class SwitchingTransport: Transport, @unchecked Sendable {
                 refusals += 1
                 return TrackingReply(status: 422, body: Data("refused for now".utf8))
             }
-            accepted.formUnion(String(decoding: request.body, as: UTF8.self).split(separator: "\n").map(String.init))
+            let ids = String(decoding: request.body, as: UTF8.self).split(separator: "\n").map(String.init)
+            accepted.formUnion(ids)
+            acceptedCount += ids.count
             return TrackingReply(status: 200, body: Data(#"{"statusCode":"SUCCESS"}"#.utf8))
         }
     }

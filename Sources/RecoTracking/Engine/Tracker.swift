@@ -224,14 +224,13 @@ public final class Tracker: Sendable {
     public func deadLetters() throws(TrackingError) -> [DeadLetter] { try deadLetterStore.list().map(\.letter) }
 
     /// Moves every dead letter back into the journal (same ids) for another try; returns how many. Letters
-    /// the sender writes meanwhile stay dead-lettered, for the next call.
+    /// the sender writes meanwhile stay dead-lettered, for the next call; calls made at once take turns.
     @discardableResult
     public func requeueDeadLetters() throws(TrackingError) -> Int {
-        let (letters, end) = try deadLetterStore.read()
-        for letter in letters { _ = try journal.append(letter.payload, assigningSequence: false) }
-        try journal.commit()
-        senderBell.ring()
-        try deadLetterStore.remove(readUpTo: end)
-        return letters.count
+        try deadLetterStore.requeue { letters throws(TrackingError) in
+            for letter in letters { _ = try journal.append(letter.payload, assigningSequence: false) }
+            try journal.commit()
+            senderBell.ring()
+        }
     }
 }

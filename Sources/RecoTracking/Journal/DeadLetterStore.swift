@@ -7,6 +7,8 @@ import Foundation
 final class DeadLetterStore: @unchecked Sendable {
     static let fileName = "dead-letters.log"
     private let lock = NSLock()
+    /// Held for a whole re-queue, so that two at once do not both journal the same letters.
+    private let requeueLock = NSLock()
     private let storage: any JournalStorage
     private let durable: Bool
     private(set) var damage: [String] = []
@@ -55,6 +57,19 @@ final class DeadLetterStore: @unchecked Sendable {
         } catch {
             throw error.trackingError
         }
+    }
+
+    /// Moves every dead letter back: `enqueue` journals (and commits) them, then they are forgotten (see
+    /// ``remove(readUpTo:)``); returns how many. One re-queue at a time: a second caller waits, then finds
+    /// only letters written since (two at once both journaled every letter, and while the vendor still
+    /// refused them the duplicates doubled with every round).
+    func requeue(_ enqueue: ([(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) -> Void) throws(TrackingError) -> Int {
+        requeueLock.lock()
+        defer { requeueLock.unlock() }
+        let (letters, end) = try read()
+        try enqueue(letters)
+        try remove(readUpTo: end)
+        return letters.count
     }
 
     /// Every dead letter, oldest first, with their journaled payloads.

@@ -51,11 +51,10 @@ public enum JournalDirectory {
         let (journal, _) = try Journal.open(storage: storage, durability: .strict, maxBytes: .max, segmentBytes: 8 << 20)
         defer { journal.close() }
         let store = DeadLetterStore(storage: storage, durable: true)
-        let (letters, end) = try store.read()
-        for letter in letters { _ = try journal.append(letter.payload, assigningSequence: false) }
-        try journal.commit()
-        try store.remove(readUpTo: end)
-        return letters.count
+        return try store.requeue { letters throws(TrackingError) in
+            for letter in letters { _ = try journal.append(letter.payload, assigningSequence: false) }
+            try journal.commit()
+        }
     }
 
     private static func open(_ directory: URL, mode: Journal.OpenMode) throws(TrackingError) -> Contents {
