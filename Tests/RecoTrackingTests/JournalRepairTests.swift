@@ -7,6 +7,13 @@ import RecoKit
 /// segment is written anew with the records still to deliver, whatever the damage's length and place,
 /// and a fault at any moment of it loses nothing.
 extension JournalFaultTests {
+    /// What a read-only inspection of `storage` reports (the journal opened as `recokit journal` opens it).
+    func inspect(_ storage: any JournalStorage) throws -> JournalRecoveryReport {
+        let (journal, report) = try Journal.open(storage: storage, durability: .strict, maxBytes: 1 << 30, segmentBytes: 1 << 20, mode: .readOnly)
+        journal.close()
+        return report
+    }
+
     /// Damaged journals for repair, in memory, each with what it still holds to deliver.
     enum DamagedJournal: CaseIterable, CustomStringConvertible {
         /// Events 1–15 over three segments as an older version and a crash left them: segment 1 in the
@@ -80,8 +87,7 @@ extension JournalFaultTests {
         let damaged = DamagedJournal.legacyFlippedAndTorn
         let stillToDeliver = damaged.stillToDeliver
         let storage = FaultyStorage(disk: damaged.disk(payload), seed: 1)
-        let (inspected, seen) = try Journal.open(storage: storage, durability: .strict, maxBytes: 1 << 30, segmentBytes: 1 << 20, mode: .readOnly)
-        inspected.close()
+        let seen = try inspect(storage)
         #expect(seen.damage.map(\.file) == [1, 2, 3].map(JournalState.fileName))
         #expect(seen.damage.first?.bytesSkipped == 4)
         #expect(seen.pendingEvents == stillToDeliver.count)
@@ -103,8 +109,7 @@ extension JournalFaultTests {
         #expect(unread.isEmpty && entries.count == 3, "\(entries)")
         #expect(zip(entries, [1, 2, 3]).allSatisfy { $0.contains(JournalState.fileName($1)) }, "\(entries)")
 
-        let (again, after) = try Journal.open(storage: storage, durability: .strict, maxBytes: 1 << 30, segmentBytes: 1 << 20, mode: .readOnly)
-        again.close()
+        let after = try inspect(storage)
         #expect(after.damage.isEmpty, "\(after)")
         #expect(after.checkpointNote == nil)
         #expect(after.pendingEvents == stillToDeliver.count)
@@ -135,8 +140,7 @@ extension JournalFaultTests {
             journal.close()
             #expect(Set(delivered).isSuperset(of: stillToDeliver), "\(fault) at call \(call): delivered \(delivered); \(report)")
             #expect(Set(delivered).isSubset(of: damaged.delivered + stillToDeliver), "\(fault) at call \(call): delivered \(delivered)")
-            let (inspected, after) = try Journal.open(storage: restarted, durability: .strict, maxBytes: 1 << 30, segmentBytes: 1 << 20, mode: .readOnly)
-            inspected.close()
+            let after = try inspect(restarted)
             #expect(after.damage.isEmpty && after.checkpointNote == nil, "\(fault) at call \(call): \(after)")
         }
         #expect(callsSurvived, "a repair of this journal made more than 500 storage calls")
@@ -213,8 +217,7 @@ extension JournalFaultTests {
         let lost = missing >= checkpointSegment
         let storage = FaultyStorage(disk: disk, seed: 1)
 
-        let (inspected, seen) = try Journal.open(storage: storage, durability: .strict, maxBytes: 1 << 30, segmentBytes: 1 << 20, mode: .readOnly)
-        inspected.close()
+        let seen = try inspect(storage)
         #expect(seen.damage.map(\.file) == (lost ? [JournalState.fileName(missing)] : []), "\(seen)")
         #expect(seen.damage.allSatisfy { $0.bytesSkipped == 0 && $0.description.contains("missing") })
         #expect(seen.pendingEvents == expected.count)
@@ -225,8 +228,7 @@ extension JournalFaultTests {
             let quarantine = try #require(storage.disk.files[JournalQuarantine.fileName]?.content)
             #expect(String(decoding: quarantine, as: UTF8.self).contains(JournalState.fileName(missing)))
         }
-        let (again, after) = try Journal.open(storage: storage, durability: .strict, maxBytes: 1 << 30, segmentBytes: 1 << 20, mode: .readOnly)
-        again.close()
+        let after = try inspect(storage)
         #expect(after.damage.isEmpty && after.checkpointNote == nil, "\(after)")
         let (delivering, _) = try open(storage)
         defer { delivering.close() }
@@ -240,8 +242,7 @@ extension JournalFaultTests {
         let leftovers = [JournalState.fileName(1) + ".new", CheckpointFile.name + ".new", DeadLetterStore.fileName + ".new"]
         for name in leftovers { disk.files[name] = SimulatedDisk.File(content: [1, 2, 3], durable: [1, 2, 3]) }
         let storage = FaultyStorage(disk: disk, seed: 1)
-        let (inspected, _) = try Journal.open(storage: storage, durability: .strict, maxBytes: 1 << 30, segmentBytes: 1 << 20, mode: .readOnly)
-        inspected.close()
+        _ = try inspect(storage)
         #expect(leftovers.allSatisfy { storage.disk.files[$0] != nil }, "inspection changes nothing")
         let (journal, _) = try open(storage)
         defer { journal.close() }
