@@ -15,10 +15,12 @@ final class DeadLetterStore: @unchecked Sendable {
     /// How many times letters were forgotten (``remove(readUpTo:)``), to tell whether a reading is current.
     private var removals = 0
 
-    /// Where a ``read()`` ended: the file's size then, and how many removals had been made.
+    /// Where a ``read()`` ended: the file's size then, how many removals had been made, and the stretches
+    /// before it that held no readable letter (to quarantine when the letters are forgotten).
     struct ReadMark: Sendable, Equatable {
         var size: Int
         var removals: Int
+        var unreadable: [Unreadable]
     }
 
     init(storage: any JournalStorage, durable: Bool) {
@@ -83,7 +85,7 @@ final class DeadLetterStore: @unchecked Sendable {
         let bytes = try contents()
         let (letters, unreadable) = Self.parse(bytes)
         damage = unreadable.map { "\(Self.fileName): \($0.description)" }
-        return (letters, ReadMark(size: bytes.count, removals: removals))
+        return (letters, ReadMark(size: bytes.count, removals: removals, unreadable: unreadable))
     }
 
     /// Forgets the dead letters a ``read()`` returned (the file's bytes up to its `end`), once they are
@@ -96,10 +98,11 @@ final class DeadLetterStore: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard end.removals == removals else { return }
+        // With no removal since, the file only grew: its first `end.size` bytes are those `read()` parsed.
         let bytes = try contents()
         guard !bytes.isEmpty else { return }
         let forgotten = min(end.size, bytes.count)
-        let entries = Self.parse(Array(bytes[..<forgotten])).unreadable.flatMap { stretch in
+        let entries = end.unreadable.filter { $0.offset + $0.count <= forgotten }.flatMap { stretch in
             JournalQuarantine.entry(file: Self.fileName, offset: stretch.offset, bytes: bytes[stretch.offset..<(stretch.offset + stretch.count)],
                                     reason: stretch.reason, at: Date())
         }
@@ -127,7 +130,7 @@ final class DeadLetterStore: @unchecked Sendable {
     }
 
     /// A stretch of the file that holds no readable dead letter.
-    private struct Unreadable: CustomStringConvertible {
+    struct Unreadable: Sendable, Equatable, CustomStringConvertible {
         var offset: Int
         var count: Int
         var reason: String
