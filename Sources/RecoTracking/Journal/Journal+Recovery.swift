@@ -85,7 +85,7 @@ extension Journal {
                 missingReported += 1
             }
             for stretch in segment.stretches {
-                let torn = stretch.atEnd && stretch.reason == "a record runs past the end"
+                let torn = RecordFrame.isCutShortAppend(stretch, in: segment.bytes, segment: segment.number, format: segment.format)
                 report.damage.append(.init(file: JournalState.fileName(segment.number), offset: stretch.offset, bytesSkipped: stretch.count,
                                            reason: torn ? JournalRecoveryReport.Damage.interruptedWrite : "corrupt record: \(stretch.reason)"))
             }

@@ -75,6 +75,9 @@ enum RecordFrame {
         }
         // A header cut short as the segment was created: a segment with no records.
         if bytes.count < segmentHeaderSize, !bytes.isEmpty, segmentHeader.starts(with: bytes) { return (.version2, bytes.count, false) }
+        // Nothing but zeros: a new segment the file system had grown but never wrote (a cut-short append;
+        // see `isCutShortAppend`).
+        if !bytes.contains(where: { $0 != 0 }) { return (.version2, 0, false) }
         guard bytes.count >= segmentHeaderSize else { return (.version1, 0, false) }
         let markDifferences = zip(bytes[0..<8], segmentMagic).filter { $0 != $1 }.count
         if markDifferences <= 2 { return (.version2, segmentHeaderSize, true) }
@@ -199,6 +202,33 @@ enum RecordFrame {
         }
         return stretches
     }
+
+    /// Whether `stretch`, of the segment whose bytes are `bytes`, is what an append cut short by a crash or
+    /// a power loss leaves at the end of a segment: the beginning of one frame where the file ends, or
+    /// zeros where the file system had grown the file for the append but never wrote its blocks (ext4 with
+    /// delayed allocation and XFS leave such tails): zeros from where the stretch begins (the last durable
+    /// record's end), or from a block boundary after the beginning of one frame. Such a frame was never
+    /// durable.
+    ///
+    /// Damage of any other shape is not: a whole frame but for its checksum, bytes after zeros, zeros that
+    /// begin inside a block after bytes that were written. (A last record whose own last bytes are zeros
+    /// and cross a block boundary, damaged before them, looks like a cut-short append: the one shape of
+    /// damage this may take for one.)
+    static func isCutShortAppend(_ stretch: BadStretch, in bytes: [UInt8], segment: UInt64, format: Format) -> Bool {
+        guard stretch.atEnd, stretch.offset + stretch.count == bytes.count else { return false }
+        var written = bytes.count
+        while written > stretch.offset, bytes[written - 1] == 0 { written -= 1 }
+        if written == stretch.offset { return true }
+        // The blocks a file system writes are 512 bytes at the least: unwritten ones begin at a multiple.
+        let unwritten = (written + blockSize - 1) / blockSize * blockSize
+        let end = min(unwritten, bytes.count)
+        // As if the file ended there: one frame begun, not finished.
+        if case .incomplete = frame(in: Array(bytes[..<end]), at: stretch.offset, segment: segment, format: format) { return true }
+        return false
+    }
+
+    /// The smallest unit a disk writes whole (a sector): what a power loss leaves unwritten is whole ones.
+    static let blockSize = 512
 
     /// The first payload byte of a padding record (an event record starts with its codec version, 1 or more).
     static let paddingMark: UInt8 = 0

@@ -17,13 +17,23 @@ struct SimulatedDisk {
 
     /// The disk after a power loss: what was synced, plus, for a file that grew by appending since, a
     /// random part of what was appended (a torn tail); a file replaced without `sync` is old or new.
+    ///
+    /// A torn tail comes in two kinds, one file in two each: the file ends within what was appended; or
+    /// the file keeps its whole new length, but the appended bytes reached the disk only up to a block
+    /// boundary (512 bytes), or not at all, and zeros stand for the rest (a file system that had grown the
+    /// file, ext4 with delayed allocation or XFS, left its last blocks unwritten).
     func afterPowerLoss(_ random: inout SeededRandom) -> SimulatedDisk {
         var disk = self
-        for (name, file) in files {
+        for (name, file) in files.sorted(by: { $0.key < $1.key }) {
             if file.content.starts(with: file.durable) {
                 let extra = file.content.count - file.durable.count
                 let kept = extra == 0 ? 0 : Int.random(in: 0...extra, using: &random)
-                disk.files[name] = File(content: Array(file.content.prefix(file.durable.count + kept)), durable: file.durable)
+                var content = Array(file.content.prefix(file.durable.count + kept))
+                if extra > 0, Bool.random(using: &random) {
+                    let written = max(file.durable.count, content.count / 512 * 512)
+                    content = Array(file.content.prefix(written)) + repeatElement(0, count: file.content.count - written)
+                }
+                disk.files[name] = File(content: content, durable: file.durable)
             } else {
                 let survivor = Bool.random(using: &random) ? file.content : file.durable
                 disk.files[name] = File(content: survivor, durable: survivor)
@@ -49,6 +59,8 @@ final class FaultyStorage: JournalStorage, @unchecked Sendable {
         case syncFailure
         /// The process dies during the call.
         case crash
+        /// The machine loses power during the call (what it wrote may reach the disk in part, or as zeros).
+        case powerLoss
 
         var description: String {
             switch self {
@@ -56,6 +68,7 @@ final class FaultyStorage: JournalStorage, @unchecked Sendable {
             case .shortWrite: "short write"
             case .syncFailure: "sync failure"
             case .crash: "crash"
+            case .powerLoss: "power loss"
             }
         }
     }
@@ -74,6 +87,8 @@ final class FaultyStorage: JournalStorage, @unchecked Sendable {
     var armed: [Armed] = []
     /// The process is dead: every call fails.
     private(set) var crashed = false
+    /// It died because the machine lost power: the disk is what survives a power loss.
+    private(set) var poweredOff = false
     /// Every fault that fired, for the failure message.
     private(set) var fired: [String] = []
 
@@ -133,14 +148,17 @@ final class FaultyStorage: JournalStorage, @unchecked Sendable {
         guard !crashed else { throw dead }
         let fault = fault(for: operation)
         if case .error(let kind) = fault, operation != .append { throw failure(kind, operation, name) }
-        if fault == .crash, operation != .append {
+        if fault == .crash || fault == .powerLoss, operation != .append {
             crashed = true
+            poweredOff = fault == .powerLoss
             throw dead
         }
         return try body(fault)
     }
 
-    func list() throws(JournalStorageError) -> [String] { try perform(.list, "") { _ in Array(disk.files.keys) } }
+    /// The names in an order of the seed's choosing (a directory's order is arbitrary; a dictionary's
+    /// changes from one process to the next, and a replay must see the same).
+    func list() throws(JournalStorageError) -> [String] { try perform(.list, "") { _ in disk.files.keys.sorted().shuffled(using: &random) } }
 
     func size(_ name: String) throws(JournalStorageError) -> Int? { try perform(.size, name) { _ in disk.files[name]?.content.count } }
 
@@ -155,11 +173,15 @@ final class FaultyStorage: JournalStorage, @unchecked Sendable {
         try perform(.append, name) { (fault: Fault?) throws(JournalStorageError) -> Int in
             var file = disk.files[name] ?? SimulatedDisk.File()
             switch fault {
-            case .shortWrite, .crash, .error:
+            case .shortWrite, .crash, .powerLoss, .error:
                 let part = bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &random)
                 file.content += bytes.prefix(part)
                 disk.files[name] = file
-                if fault == .crash { crashed = true; throw dead }
+                if fault == .crash || fault == .powerLoss {
+                    crashed = true
+                    poweredOff = fault == .powerLoss
+                    throw dead
+                }
                 if case .error(let kind) = fault { throw failure(kind, .append, name) }
                 return part
             default:
