@@ -31,7 +31,8 @@ public struct JournalRecoveryReport: Sendable, Hashable, CustomStringConvertible
         static let interruptedWrite = "torn record (an interrupted write)"
 
         /// Whether it is a torn tail: a record cut short at the end of a segment, as a write interrupted by
-        /// a crash or a power loss leaves it. Such a record was never durable, so it held nothing a durable
+        /// a crash or a power loss leaves it, or the zeros of blocks a power loss left unwritten after it
+        /// (or after the last durable record). Such a record was never durable, so it held nothing a durable
         /// promise covered (`strict` mode's `track`, a relay's acknowledgement); other damage may have.
         public var isInterruptedWrite: Bool { reason == Self.interruptedWrite }
 
