@@ -16,7 +16,8 @@ struct SimulatedDisk {
     func afterProcessCrash() -> SimulatedDisk { self }
 
     /// The disk after a power loss: what was synced, plus, for a file that grew by appending since, a
-    /// random part of what was appended (a torn tail); a file replaced without `sync` is old or new.
+    /// random part of what was appended (a torn tail); a file replaced without `sync` is old or new, or
+    /// zeros.
     ///
     /// A torn tail comes in two kinds, one file in two each: the file ends within what was appended; or
     /// the file keeps its whole new length, but the appended bytes reached the disk only up to a block
@@ -35,7 +36,13 @@ struct SimulatedDisk {
                 }
                 disk.files[name] = File(content: content, durable: file.durable)
             } else {
-                let survivor = Bool.random(using: &random) ? file.content : file.durable
+                // Replaced without `sync`: the old file, the new one, or (one in four) the new name over blocks
+                // never written, zeros of the new length (a file system that made the rename durable first).
+                let survivor = switch Int.random(in: 0..<4, using: &random) {
+                case 0: [UInt8](repeating: 0, count: file.content.count)
+                case 1: file.durable
+                default: file.content
+                }
                 disk.files[name] = File(content: survivor, durable: survivor)
             }
             disk.files[name]!.durable = disk.files[name]!.content
