@@ -36,6 +36,9 @@ extension JournalFaultTests {
             }
         }
 
+        /// How many damaged stretches it holds.
+        var stretches: Int { self == .legacyFlippedAndTorn ? 3 : 1 }
+
         /// What may come again after a fault during repair: what was delivered before the checkpoint.
         var delivered: [String] { self == .legacyFlippedAndTorn ? ["P-1", "P-2"] : ["P-1", "P-3", "P-4"] }
 
@@ -142,6 +145,9 @@ extension JournalFaultTests {
             #expect(Set(delivered).isSubset(of: damaged.delivered + stillToDeliver), "\(fault) at call \(call): delivered \(delivered)")
             let after = try inspect(restarted)
             #expect(after.damage.isEmpty && after.checkpointNote == nil, "\(fault) at call \(call): \(after)")
+            // Each stretch kept once, whether or not the start that failed had quarantined it already.
+            let kept = quarantineEntries(restarted).headers
+            #expect(kept.count == damaged.stretches, "\(fault) at call \(call): \(kept)")
         }
         #expect(callsSurvived, "a repair of this journal made more than 500 storage calls")
         // The faults landed on the calls that matter: the checkpoint's and each damaged segment's rewrite.

@@ -102,9 +102,9 @@ final class DeadLetterStore: @unchecked Sendable {
         let bytes = try contents()
         guard !bytes.isEmpty else { return }
         let forgotten = min(end.size, bytes.count)
-        let entries = end.unreadable.filter { $0.offset + $0.count <= forgotten }.flatMap { stretch in
-            JournalQuarantine.entry(file: Self.fileName, offset: stretch.offset, bytes: bytes[stretch.offset..<(stretch.offset + stretch.count)],
-                                    reason: stretch.reason, at: Date())
+        let entries = end.unreadable.filter { $0.offset + $0.count <= forgotten }.map { stretch in
+            JournalQuarantine.Entry(file: Self.fileName, offset: stretch.offset, bytes: bytes[stretch.offset..<(stretch.offset + stretch.count)],
+                                    reason: stretch.reason)
         }
         try JournalQuarantine.add(entries, to: storage)
         do throws(JournalStorageError) {

@@ -206,10 +206,9 @@ extension Journal {
     /// Copies a segment's damaged stretches to quarantine, with the file, offset and reason.
     private static func quarantine(_ segment: FoundSegment, storage: any JournalStorage) throws(JournalStorageError) {
         let name = JournalState.fileName(segment.number)
-        var entries = [UInt8]()
-        for stretch in segment.stretches {
-            entries += JournalQuarantine.entry(file: name, offset: stretch.offset, bytes: segment.bytes[stretch.offset..<(stretch.offset + stretch.count)],
-                                               reason: stretch.reason, at: Date())
+        let entries = segment.stretches.map { stretch in
+            JournalQuarantine.Entry(file: name, offset: stretch.offset, bytes: segment.bytes[stretch.offset..<(stretch.offset + stretch.count)],
+                                    reason: stretch.reason)
         }
         do { try JournalQuarantine.add(entries, to: storage) } catch {
             throw JournalStorageError(kind: .failed, description: "cannot quarantine damage of \(name): \(error)")

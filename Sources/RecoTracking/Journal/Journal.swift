@@ -173,12 +173,10 @@ final class Journal: @unchecked Sendable {
 
     /// Copies damaged stretches met while reading to `quarantine.log` (durably) before the reader passes them.
     private func quarantine(_ damage: [RecordFrame.BadStretch], of segment: UInt64) throws(TrackingError) {
-        var entries = [UInt8]()
-        let now = Date()
         let name = JournalState.fileName(segment)
-        for stretch in damage {
+        let entries = damage.map { stretch in
             let bytes = (try? storage.read(name, offset: stretch.offset, count: stretch.count)) ?? []
-            entries += JournalQuarantine.entry(file: name, offset: stretch.offset, bytes: bytes[...], reason: stretch.reason, at: now)
+            return JournalQuarantine.Entry(file: name, offset: stretch.offset, bytes: bytes[...], reason: stretch.reason)
         }
         try JournalQuarantine.add(entries, to: storage)
     }

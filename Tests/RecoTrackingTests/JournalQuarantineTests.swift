@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import RecoTracking
+import RecoKit
+
+/// `quarantine.log` keeps each damaged stretch once, however often it is met: by the reader and then by
+/// the next start's recovery, or by one start after another while the disk fails as repair writes.
+extension JournalFaultTests {
+    /// The header lines of the quarantine's entries, and how many of its bytes held no entry.
+    func quarantineEntries(_ storage: FaultyStorage) -> (headers: [String], unreadable: Int) {
+        let bytes = storage.disk.files[JournalQuarantine.fileName]?.content ?? []
+        var headers: [String] = []
+        let unread = RecordFrame.scan(bytes, segment: 0, from: 0, format: .version1) { _, entry in
+            headers.append(String(decoding: entry.prefix { $0 != 10 }, as: UTF8.self))
+        }
+        return (headers, unread.reduce(0) { $0 + $1.count })
+    }
+
+    /// A byte flipped under a running journal: the reader quarantines the record it is in; the process dies
+    /// before the batch is acknowledged; the next start meets the same damage and finds it kept already.
+    @Test func damageMetWhileRunningIsKeptOnceAcrossARestart() throws {
+        let storage = FaultyStorage(seed: 3)
+        do {
+            let (journal, _) = try open(storage)
+            for number in 1...10 { _ = try journal.append(payload(number), assigningSequence: false) }
+            try journal.commit()
+            let segment = JournalState.fileName(1)
+            var offsets: [Int] = []
+            _ = RecordFrame.scan(try #require(storage.disk.files[segment]?.content), segment: 1, from: RecordFrame.segmentHeaderSize,
+                                 format: .version2) { offset, _ in offsets.append(offset) }
+            storage.flip(segment, offset: offsets[4] + 20, bit: 3)   // inside event 5
+            let batch = try #require(try journal.take(maxCount: 50, maxBytes: 1 << 20, interval: .zero, force: true))
+            #expect(try products(batch.payloads) == (1...10).filter { $0 != 5 }.map { "P-\($0)" })
+            #expect(journal.damage.count == 1)
+            #expect(quarantineEntries(storage).headers.count == 1)
+            // Killed here: the batch is not acknowledged.
+        }
+        let restarted = FaultyStorage(disk: storage.disk.afterProcessCrash(), seed: 4)
+        let (journal, report) = try open(restarted)
+        #expect(report.damage.count == 1, "\(report)")
+        #expect(try drain(journal) == (1...10).filter { $0 != 5 }.map { "P-\($0)" })
+        journal.close()
+        let entries = quarantineEntries(restarted)
+        #expect(entries.headers.count == 1, "the same damage kept twice: \(entries.headers)")
+        #expect(entries.unreadable == 0)
+    }
+
+    /// Starts that fail while repair writes a damaged segment anew (the disk failing each time): each
+    /// quarantines before it writes, so without care each would keep the same damage again.
+    @Test(arguments: DamagedJournal.allCases)
+    func startsThatFailDuringRepairKeepTheDamageOnce(journal damaged: DamagedJournal) throws {
+        var disk = damaged.disk(payload)
+        for start in 1...4 {
+            let storage = FaultyStorage(disk: disk, seed: UInt64(start))
+            storage.arm(.error(.failed), on: .replace, after: 0, times: 100)
+            #expect(throws: TrackingError.self, "start \(start) did not fail") { _ = try self.open(storage) }
+            disk = storage.disk.afterProcessCrash()
+        }
+        let storage = FaultyStorage(disk: disk, seed: 9)
+        let (journal, report) = try open(storage)
+        #expect(try drain(journal) == damaged.stillToDeliver)
+        journal.close()
+        let entries = quarantineEntries(storage)
+        #expect(entries.headers.count == report.damage.count, "\(report.damage.count) stretches, kept as \(entries.headers)")
+        #expect(entries.unreadable == 0)
+    }
+}
