@@ -4,8 +4,9 @@ import Testing
 import RecoKit
 
 /// A dead-letter write cut short by a crash or a power loss (its events stay pending: the batch is
-/// forgotten only once its letters are durable) is cut off before the next process adds a letter, so
-/// the letters after it do not follow damage; its bytes go to `quarantine.log` first.
+/// forgotten only once its letters are durable) is cut off as the next tracker opens the journal, before
+/// it adds a letter, so the letters after it do not follow damage; its bytes go to `quarantine.log` first,
+/// and the recovery report lists it as an interrupted write.
 extension DeadLetterRequeueTests {
     enum CutShort: CaseIterable, CustomStringConvertible {
         /// The process died while appending: part of a letter at the end.
@@ -39,6 +40,10 @@ extension DeadLetterRequeueTests {
         let store = DeadLetterStore(storage: restarted, durable: true)
         let (listed, stale) = try store.read()
         #expect(listed.count == 2)
+        let cutOff = try #require(try store.cutOffAWriteCutShort())
+        #expect(cutOff.isInterruptedWrite && cutOff.file == DeadLetterStore.fileName)
+        #expect(cutOff.byteRange == whole..<(whole + cutShort.count))
+        #expect(try store.cutOffAWriteCutShort() == nil, "cut off twice")
         try store.add([letter(5)], at: Date())
         #expect(try products(store) == ["P-1", "P-2", "P-5"])
         #expect(store.damage.isEmpty, "\(store.damage)")
@@ -61,9 +66,31 @@ extension DeadLetterRequeueTests {
         let size = try #require(storage.disk.files[DeadLetterStore.fileName]?.content.count)
         storage.flip(DeadLetterStore.fileName, offset: size - 10, bit: 2)
         let store = DeadLetterStore(storage: storage, durable: true)
+        #expect(try store.cutOffAWriteCutShort() == nil)
         try store.add([letter(3)], at: Date())
         #expect(try products(store) == ["P-1", "P-3"])
         #expect(store.damage.count == 1)
         #expect(storage.disk.files[JournalQuarantine.fileName] == nil)
+    }
+}
+
+extension JournalFaultTests {
+    /// A tracker opening a journal whose dead-letter file ends in a write cut short: the recovery report
+    /// lists it, as an interrupted write; the letters before it stay, and the file is clean again.
+    @Test func aTrackerCutsOffADeadLetterWriteCutShortAndReportsIt() async throws {
+        let storage = FaultyStorage(seed: 5)
+        let letter = EventCodec.encode(TrackedEvent(id: EventID(run: 5, sequence: 1), interaction: Fixtures.click("P-1")))
+        try DeadLetterStore(storage: storage, durable: true).add([(letter[...], "HTTP 422")], at: Date())
+        _ = try storage.append(DeadLetterStore.fileName, [UInt8](repeating: 0, count: 512)[...])
+        let tracker = try Tracker(destination: CountingDestination(), configuration: TrackerConfiguration(journal: nil, durability: .strict),
+                                  storage: storage, transport: SwitchingTransport(), clock: SystemTrackingClock())
+        let damage = tracker.recoveryReport.damage
+        #expect(damage.count == 1 && damage.allSatisfy(\.isInterruptedWrite) && damage.first?.file == DeadLetterStore.fileName, "\(damage)")
+        #expect(try tracker.deadLetters().map { $0.event.interaction.productId } == ["P-1"])
+        _ = await tracker.shutdown(deadline: .zero)
+        #expect(try inspect(storage).damage.isEmpty)
+        let reread = DeadLetterStore(storage: storage, durable: true)
+        #expect(try reread.list().count == 1)
+        #expect(reread.damage.isEmpty, "\(reread.damage)")
     }
 }

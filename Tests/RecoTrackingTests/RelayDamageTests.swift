@@ -82,8 +82,9 @@ extension IntegrationSuite {
         }
 
         /// Two relay runs while the vendor is down; then what a power loss during a third run's appends may
-        /// leave: the second segment grown by blocks never written (zeros after its last record) and a third
-        /// segment of nothing but zeros. The next relay says so, one line each as a torn record, delivers
+        /// leave: the second segment grown by blocks never written (zeros after its last record), a third
+        /// segment of nothing but zeros, and a dead-letter file of zeros. The next relay says so, one line
+        /// each as a torn record, delivers
         /// every acknowledged line, and exits 0: nothing acknowledged was lost. (Those zeros were reported as
         /// corrupt records, and the run failed as if acknowledged lines had been lost.)
         @Test func unwrittenBlocksAfterAPowerLossAreATornTailNotAFailure() async throws {
@@ -102,14 +103,16 @@ extension IntegrationSuite {
                 try handle.write(contentsOf: Data(count: 700))
                 try handle.close()
                 try Data(count: 1024).write(to: directory.appendingPathComponent("segment-000000000003.log"))
+                // A first dead letter being written (none was: the vendor only failed, it refused nothing).
+                try Data(count: 300).write(to: directory.appendingPathComponent("dead-letters.log"))
 
                 try await server.configure(down: false)
                 let drain = try RelayProcess(Self.relayArguments(directory, server) + ["--drain", "--deadline", "30"])
                 #expect(drain.wait() == 0, "unwritten blocks cost no acknowledged line: \(drain.stderr)")
-                for file in ["segment-000000000002.log: 700 bytes", "segment-000000000003.log: 1024 bytes"] {
+                for file in ["segment-000000000002.log: 700 bytes", "segment-000000000003.log: 1024 bytes", "dead-letters.log: 300 bytes"] {
                     #expect(drain.stderr.contains("relay: journal recovery: \(file) from offset"), "\(drain.stderr)")
                 }
-                #expect(drain.stderr.components(separatedBy: "torn record (an interrupted write)").count == 3, "\(drain.stderr)")
+                #expect(drain.stderr.components(separatedBy: "torn record (an interrupted write)").count == 4, "\(drain.stderr)")
                 #expect(Set(try await server.received().map(\.id)) == Set(acknowledged))
                 let again = try RelayProcess(Self.relayArguments(directory, server) + ["--drain", "--deadline", "5"])
                 #expect(again.wait() == 0, "\(again.stderr)")

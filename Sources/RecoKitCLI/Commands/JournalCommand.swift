@@ -16,8 +16,8 @@ enum JournalCommand: Command {
         file, byte range, reason and the events lost; a segment file missing between two others).
         It only reads: nothing in DIR is created, changed or deleted.
         With --repair, damaged stretches are moved to DIR/quarantine.log and each damaged segment is
-        written anew without them (every record after them is still delivered), as a relay does when
-        it starts.
+        written anew without them (every record after them is still delivered), and a dead-letter
+        write cut short by a crash is cut off, as a relay does when it starts.
         With --requeue, moves every dead letter back to pending (same ids) so the next relay sends it
         again; bytes of the dead-letter file that hold no readable letter are moved to quarantine.log.
         Fails while a relay is using DIR, and when DIR is not a journal.

@@ -71,9 +71,14 @@ public final class Tracker: Sendable {
         self.transport = transport
         self.clock = clock
         let segmentBytes = max(4096, min(configuration.segmentBytes, configuration.maxJournalBytes / 4))
-        (journal, recoveryReport) = try Journal.open(storage: storage, durability: configuration.durability,
-                                                     maxBytes: configuration.maxJournalBytes, segmentBytes: segmentBytes)
+        var report: JournalRecoveryReport
+        (journal, report) = try Journal.open(storage: storage, durability: configuration.durability,
+                                             maxBytes: configuration.maxJournalBytes, segmentBytes: segmentBytes)
         deadLetterStore = DeadLetterStore(storage: storage, durable: configuration.durability != .memory)
+        // When it cannot be cut off (a disk error), it stays where it is, listed as dead-letter damage; the
+        // letters added after it are still read.
+        if let cut = try? deadLetterStore.cutOffAWriteCutShort() { report.damage.append(cut) }
+        recoveryReport = report
         counters.withLock { $0.pending = recoveryReport.pendingEvents }
         start()
     }

@@ -15,8 +15,6 @@ final class DeadLetterStore: @unchecked Sendable {
     /// How many times letters were forgotten (``remove(readUpTo:)``) or a cut-short write cut off, to tell
     /// whether a reading is current.
     private var removals = 0
-    /// Whether the end of the file was looked at for a write cut short by a crash (once, at the first add).
-    private var endChecked = false
 
     /// Where a ``read()`` ended: the file's size then, how many removals had been made, and the stretches
     /// before it that held no readable letter (to quarantine when the letters are forgotten).
@@ -47,7 +45,6 @@ final class DeadLetterStore: @unchecked Sendable {
         }
         lock.lock()
         defer { lock.unlock() }
-        if !endChecked { try cutOffAWriteCutShort() }
         do throws(JournalStorageError) {
             let before = try storage.size(Self.fileName) ?? 0
             let wrote: Int
@@ -124,20 +121,22 @@ final class DeadLetterStore: @unchecked Sendable {
     }
 
     /// Cuts off what a crash or a power loss left of an earlier process's last add at the end of the file
-    /// (a letter cut short, or zeros where blocks were never written), copied to `quarantine.log` first:
-    /// those letters were never durable, so their events were kept pending. Letters added after it would
-    /// otherwise follow damage, and be reported as such. Called with the lock held, before the first add.
-    private func cutOffAWriteCutShort() throws(TrackingError) {
+    /// (a letter cut short, or zeros where blocks were never written), copied to `quarantine.log` first,
+    /// and returns it as damage found (an interrupted write): those letters were never durable, so their
+    /// events were kept pending. Letters added after it would otherwise follow damage. A tracker calls it
+    /// as it opens its journal, before any letter is added.
+    func cutOffAWriteCutShort() throws(TrackingError) -> JournalRecoveryReport.Damage? {
+        lock.lock()
+        defer { lock.unlock() }
         let bytes = try contents()
         let stretches = RecordFrame.scan(bytes, segment: 0, from: 0, format: .version1) { _, _ in }
-        if let last = stretches.last, RecordFrame.isCutShortAppend(last, in: bytes, segment: 0, format: .version1) {
-            try JournalQuarantine.add([.init(file: Self.fileName, offset: last.offset, bytes: bytes[last.offset...],
-                                             reason: JournalRecoveryReport.Damage.interruptedWrite)], to: storage)
-            do { try storage.truncate(Self.fileName, to: last.offset) } catch { throw error.trackingError }
-            // A reading made before no longer describes the file's bytes: its removal must do nothing.
-            removals += 1
-        }
-        endChecked = true
+        guard let last = stretches.last, RecordFrame.isCutShortAppend(last, in: bytes, segment: 0, format: .version1) else { return nil }
+        let reason = JournalRecoveryReport.Damage.interruptedWrite
+        try JournalQuarantine.add([.init(file: Self.fileName, offset: last.offset, bytes: bytes[last.offset...], reason: reason)], to: storage)
+        do { try storage.truncate(Self.fileName, to: last.offset) } catch { throw error.trackingError }
+        // A reading made before no longer describes the file's bytes: its removal must do nothing.
+        removals += 1
+        return .init(file: Self.fileName, offset: last.offset, bytesSkipped: last.count, reason: reason)
     }
 
     /// The file's bytes (none when it does not exist). Called with the lock held.

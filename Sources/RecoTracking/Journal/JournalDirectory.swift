@@ -35,8 +35,9 @@ public enum JournalDirectory {
 
     /// Opens the directory as a tracker would and repairs what it finds: damaged stretches are copied to
     /// `quarantine.log`, each damaged segment is written anew with only the records still to deliver
-    /// (so the records after the damage are delivered, and the next inspection finds none), and delivered
-    /// segments are deleted. Returns what it found, as ``inspect(_:)`` would have.
+    /// (so the records after the damage are delivered, and the next inspection finds none), delivered
+    /// segments are deleted, and a dead-letter write cut short by a crash is cut off (into quarantine).
+    /// Returns what it found, as ``inspect(_:)`` would have.
     @discardableResult
     public static func repair(_ directory: URL) throws(TrackingError) -> Contents {
         try open(directory, mode: .repair)
@@ -59,9 +60,10 @@ public enum JournalDirectory {
 
     private static func open(_ directory: URL, mode: Journal.OpenMode) throws(TrackingError) -> Contents {
         let storage = try journalStorage(directory)
-        let (journal, report) = try Journal.open(storage: storage, durability: .strict, maxBytes: .max, segmentBytes: 8 << 20, mode: mode)
+        var (journal, report) = try Journal.open(storage: storage, durability: .strict, maxBytes: .max, segmentBytes: 8 << 20, mode: mode)
         defer { journal.close() }
         let store = DeadLetterStore(storage: storage, durable: true)
+        if mode == .repair, let cut = try store.cutOffAWriteCutShort() { report.damage.append(cut) }
         let letters = try store.list().map(\.letter)
         return Contents(pending: report.pendingEvents, deadLetters: letters, recovery: report,
                         journalBytes: journal.withState { $0.segments.reduce(0) { $0 + $1.size } }, deadLetterDamage: store.damage)

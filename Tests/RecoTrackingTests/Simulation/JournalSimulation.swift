@@ -373,6 +373,13 @@ struct JournalSimulation {
             }
             mayGarble = false
             deadLetters = DeadLetterStore(storage: storage, durable: true)
+            // As a tracker opening the journal does: a dead-letter write cut short is cut off (never a letter
+            // whose add returned: the end check finds every one of those in the file).
+            do {
+                if let cut = try deadLetters.cutOffAWriteCutShort() { log.append("dead letters: cut off \(cut)") }
+            } catch {
+                log.append("dead letters: cutting off a write cut short failed: \(error)")
+            }
             log.append("reopened: \(report.pendingEvents) pending, \(report.damage.count) damaged stretches\(report.checkpointNote.map { ", note: \($0)" } ?? "")")
         } catch let violation as Violation {
             throw violation
