@@ -12,7 +12,8 @@ import RecoTracking
 /// impressions, `PageRecordCodec`'s version 3, which the journal counts as that many events); a checkpoint byte (none, past the last segment, or a record
 /// boundary of one segment); then up to 16 damages of 5 bytes each (kind, file, position ×2, value):
 /// kinds 0–4 change one byte in place (xor), 5 truncates the file (or, one time in 16, deletes a segment
-/// file that has a segment file before and after it), 6 deletes a stretch, 7 inserts a copy of a stretch.
+/// file that has a segment file before and after it, and one in 16 zeros it from there to its end, as
+/// blocks a power loss left unwritten), 6 deletes a stretch, 7 inserts a copy of a stretch.
 struct DamagedJournal: CustomStringConvertible {
     struct Record {
         var segment: UInt64
@@ -35,7 +36,7 @@ struct DamagedJournal: CustomStringConvertible {
     private var damages: [Damage] = []
 
     private struct Damage: CustomStringConvertible {
-        enum Kind { case xor(UInt8), cut, lost(Int), copy(count: Int, from: Int), deleted }
+        enum Kind { case xor(UInt8), cut, zeroed, lost(Int), copy(count: Int, from: Int), deleted }
         var file: String
         var at: Int
         var kind: Kind
@@ -44,6 +45,7 @@ struct DamagedJournal: CustomStringConvertible {
             switch kind {
             case .xor(let value): "\(file)[\(at)] ^= \(value)"
             case .cut: "\(file) cut at \(at)"
+            case .zeroed: "\(file) zeroed from \(at) to its end"
             case .lost(let count): "\(file) lost \(count) bytes at \(at)"
             case .copy(let count, let from): "\(file) got a copy of \(count) bytes from \(from) at \(at)"
             case .deleted: "\(file) deleted"
@@ -141,6 +143,9 @@ struct DamagedJournal: CustomStringConvertible {
         case 0...4:
             bytes[at] ^= value == 0 ? 1 : value
             damages.append(Damage(file: files[file].name, at: at, kind: .xor(value == 0 ? 1 : value)))
+        case 5 where value % 16 == 14:
+            for index in at..<bytes.count { bytes[index] = 0 }
+            damages.append(Damage(file: files[file].name, at: at, kind: .zeroed))
         case 5:
             bytes.removeSubrange(at...)
             damages.append(Damage(file: files[file].name, at: at, kind: .cut))
