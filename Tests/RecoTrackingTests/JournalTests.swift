@@ -234,3 +234,22 @@ struct CountingDestination: TrackingDestination {
                         body: Data(events.map(\.id.description).joined(separator: "\n").utf8))
     }
 }
+
+extension JournalTests {
+    /// The file store's `replace` writes what it is given, however little: nothing (a file emptied) and a
+    /// few megabytes (a large segment written anew), each read back whole.
+    @Test func replacingAFileWritesAllItIsGiven() throws {
+        let directory = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let storage = FileJournalStorage(directory: directory)
+        defer { storage.close() }
+        let large = (0..<(6 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        for (name, bytes) in [("empty", [UInt8]()), ("large", large)] {
+            _ = try storage.append(name, [1, 2, 3][...])
+            try storage.replace(name, with: bytes, durable: true)
+            #expect(try storage.size(name) == bytes.count, "\(name)")
+            #expect(try storage.read(name, offset: 0, count: bytes.count + 1) == bytes, "\(name)")
+        }
+    }
+}

@@ -134,12 +134,18 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
         let fd = Self.openFile(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC)
         guard fd >= 0 else { throw Self.failure("open", temporary) }
         defer { closeDescriptor(fd) }
-        let wrote = bytes.withUnsafeBytes { write(fd, $0.baseAddress!, bytes.count) }
-        guard wrote == bytes.count else {
-            let failure = wrote < 0 ? Self.failure("write", temporary)
-                : JournalStorageError(kind: .noSpace, description: "cannot write \(temporary): short write")
-            unlink(temporary)
-            throw failure
+        // As `append`: a write interrupted by a signal, or one that took part of the bytes, goes on.
+        var done = 0
+        while done < bytes.count {
+            let wrote = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if wrote < 0, errno == EINTR { continue }
+            guard wrote > 0 else {
+                let failure = wrote < 0 ? Self.failure("write", temporary)
+                    : JournalStorageError(kind: .noSpace, description: "cannot write \(temporary): short write")
+                unlink(temporary)
+                throw failure
+            }
+            done += wrote
         }
         if durable { guard fsync(fd) == 0 else { throw Self.failure("fsync", temporary) } }
         guard rename(temporary, path(name)) == 0 else { throw Self.failure("rename", temporary) }
