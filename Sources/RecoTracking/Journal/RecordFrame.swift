@@ -75,9 +75,6 @@ enum RecordFrame {
         }
         // A header cut short as the segment was created: a segment with no records.
         if bytes.count < segmentHeaderSize, !bytes.isEmpty, segmentHeader.starts(with: bytes) { return (.version2, bytes.count, false) }
-        // Nothing but zeros: a new segment the file system had grown but never wrote (a cut-short append;
-        // see `isCutShortAppend`).
-        if !bytes.contains(where: { $0 != 0 }) { return (.version2, 0, false) }
         guard bytes.count >= segmentHeaderSize else { return (.version1, 0, false) }
         let markDifferences = zip(bytes[0..<8], segmentMagic).filter { $0 != $1 }.count
         if markDifferences <= 2 { return (.version2, segmentHeaderSize, true) }
