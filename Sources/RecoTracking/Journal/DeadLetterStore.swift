@@ -12,8 +12,8 @@ final class DeadLetterStore: @unchecked Sendable {
     private let storage: any JournalStorage
     private let durable: Bool
     private(set) var damage: [String] = []
-    /// How many times letters were forgotten (``remove(readUpTo:)``) or a cut-short write cut off, to tell
-    /// whether a reading is current.
+    /// How many times letters were forgotten (``remove(readUpTo:)``), a cut-short write cut off, or a
+    /// write failed, to tell whether a reading is current.
     private var removals = 0
 
     /// Where a ``read()`` ended: the file's size then, how many removals had been made, and the stretches
@@ -58,6 +58,9 @@ final class DeadLetterStore: @unchecked Sendable {
             }
             if durable { try storage.sync(Self.fileName) }
         } catch {
+            // A failed `sync` may have dropped every byte written since the last good one, letters that a
+            // reading saw among them: the file no longer only grew since any reading made before.
+            removals += 1
             throw error.trackingError
         }
     }
@@ -92,9 +95,10 @@ final class DeadLetterStore: @unchecked Sendable {
     /// Forgets the dead letters a ``read()`` returned (the file's bytes up to its `end`), once they are
     /// re-queued. Letters added since (a tracker's sender dead-letters while a re-queue runs) are kept,
     /// and the bytes among the forgotten that held no readable letter are copied to `quarantine.log`
-    /// first. When letters were forgotten since that reading (two re-queues at once), the other re-queue
-    /// took them and nothing is done: the bytes up to `end` are no longer those letters. A crash in
-    /// between leaves a letter both pending and dead, never neither.
+    /// first. When letters were forgotten since that reading (two re-queues at once, or a write cut short
+    /// was cut off), or a write failed since (its failed `sync` may have dropped bytes the reading saw),
+    /// nothing is done: the bytes up to `end` may no longer be those letters, which stay (duplicates at
+    /// worst). A crash in between leaves a letter both pending and dead, never neither.
     func remove(readUpTo end: ReadMark) throws(TrackingError) {
         lock.lock()
         defer { lock.unlock() }
