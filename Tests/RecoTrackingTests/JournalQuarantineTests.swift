@@ -65,3 +65,29 @@ extension JournalFaultTests {
         #expect(entries.unreadable == 0)
     }
 }
+
+extension JournalFaultTests {
+    /// A process wrote the quarantine entry for a damaged record and died before its `sync`; the next
+    /// start finds the entry already there and does not write it again, but it must make it durable
+    /// before it writes the segment anew without those bytes: after a power loss they would be nowhere.
+    @Test func aQuarantineEntryReliedOnIsMadeDurable() throws {
+        var disk = SimulatedDisk()
+        var bytes = segment(1, holding: 1...6)
+        bytes[bytes.count - 20] ^= 0x40   // inside event 6
+        disk.files[JournalState.fileName(1)] = .init(content: bytes, durable: bytes)
+        // The entry as a start writes it (on a copy), then on the disk written but not synced.
+        let copy = FaultyStorage(disk: disk, seed: 1)
+        let (repaired, _) = try open(copy)
+        repaired.close()
+        let entry = try #require(copy.disk.files[JournalQuarantine.fileName]?.content)
+        disk.files[JournalQuarantine.fileName] = .init(content: entry, durable: [])
+
+        let storage = FaultyStorage(disk: disk, seed: 2)
+        let (journal, report) = try open(storage)
+        #expect(report.damage.count == 1)
+        journal.close()
+        #expect(quarantineEntries(storage).headers.count == 1)
+        let quarantine = try #require(storage.disk.files[JournalQuarantine.fileName])
+        #expect(quarantine.durable == quarantine.content, "the entry relied on is not durable")
+    }
+}

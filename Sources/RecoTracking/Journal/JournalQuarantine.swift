@@ -47,7 +47,9 @@ enum JournalQuarantine {
                 framed += Self.framed(entry, at: date)
                 kept.add(entry)
             }
-            guard !framed.isEmpty else { return }
+            // The entries relied on may not be durable yet (written by a process that died before its
+            // `sync`): made durable before the caller goes on to write the damage away.
+            guard !framed.isEmpty else { return try storage.sync(fileName) }
             let wrote: Int
             do { wrote = try storage.append(fileName, framed[...]) } catch {
                 try? storage.truncate(fileName, to: before)
