@@ -79,7 +79,8 @@ enum RelayCommand: Command {
         after it), or when damage was found in the journal while running (`relay: journal damage: …`
         names the file and byte range; only the damaged records are lost) or at start (`relay: journal
         recovery: …`; a torn tail there, the mark of an interrupted write that no acknowledgement
-        covered, is reported but no failure); 2 for a wrong command line.
+        covered, is reported but no failure: a record cut short at a file's end, or the zeros a power
+        loss leaves where blocks were never written); 2 for a wrong command line.
         """
 
     static func run(_ words: [String]) async throws -> Int32 {
