@@ -105,12 +105,18 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
 
     func append(_ name: String, _ bytes: ArraySlice<UInt8>) throws(JournalStorageError) -> Int {
         let fd = try handle(name, create: true)
+        return try Self.writeAll(bytes, to: fd, path: path(name))
+    }
+
+    /// Writes `bytes` to `fd`, going on after a write interrupted by a signal or one that took part of the
+    /// bytes; how many were written (fewer only when a write took none). Throws the error of a failed write.
+    private static func writeAll(_ bytes: ArraySlice<UInt8>, to fd: Int32, path: String) throws(JournalStorageError) -> Int {
         var done = 0
         while done < bytes.count {
             let wrote = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
             if wrote < 0 {
                 if errno == EINTR { continue }
-                throw Self.failure("write", path(name))
+                throw failure("write", path)
             }
             if wrote == 0 { break }
             done += wrote
@@ -134,18 +140,13 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
         let fd = Self.openFile(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC)
         guard fd >= 0 else { throw Self.failure("open", temporary) }
         defer { closeDescriptor(fd) }
-        // As `append`: a write interrupted by a signal, or one that took part of the bytes, goes on.
-        var done = 0
-        while done < bytes.count {
-            let wrote = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if wrote < 0, errno == EINTR { continue }
-            guard wrote > 0 else {
-                let failure = wrote < 0 ? Self.failure("write", temporary)
-                    : JournalStorageError(kind: .noSpace, description: "cannot write \(temporary): short write")
-                unlink(temporary)
-                throw failure
+        do throws(JournalStorageError) {
+            guard try Self.writeAll(bytes[...], to: fd, path: temporary) == bytes.count else {
+                throw JournalStorageError(kind: .noSpace, description: "cannot write \(temporary): short write")
             }
-            done += wrote
+        } catch {
+            unlink(temporary)
+            throw error
         }
         if durable { guard fsync(fd) == 0 else { throw Self.failure("fsync", temporary) } }
         guard rename(temporary, path(name)) == 0 else { throw Self.failure("rename", temporary) }
