@@ -219,8 +219,11 @@ enum RecordFrame {
         // The blocks a file system writes are 512 bytes at the least: unwritten ones begin at a multiple.
         let unwritten = (written + blockSize - 1) / blockSize * blockSize
         let end = min(unwritten, bytes.count)
-        // As if the file ended there: one frame begun, not finished.
-        if case .incomplete = frame(in: Array(bytes[..<end]), at: stretch.offset, segment: segment, format: format) { return true }
+        // As if the file ended there: one frame begun, not finished (the stretch alone is read, standing at
+        // its place in the segment: not a copy of the whole segment).
+        if case .incomplete = frame(in: Array(bytes[stretch.offset..<end]), at: 0, base: stretch.offset, segment: segment, format: format) {
+            return true
+        }
         return false
     }
 
