@@ -70,6 +70,9 @@ extension IntegrationSuite {
                 let middle = directory.appendingPathComponent("segment-000000000002.log")
                 try #require(FileManager.default.fileExists(atPath: middle.path))
                 try FileManager.default.removeItem(at: middle)
+                let inspection = try RelayProcess(["journal", directory.path])
+                #expect(inspection.wait() == 1, "inspection must fail on a lost segment: \(inspection.stdout)")
+                #expect(inspection.stdout.contains("damage: segment-000000000002.log: the segment file is missing"), "\(inspection.stdout)")
 
                 try await server.configure(down: false)
                 let drain = try RelayProcess(Self.relayArguments(directory, server) + ["--drain", "--deadline", "30"])
@@ -106,6 +109,12 @@ extension IntegrationSuite {
                 // A first dead letter being written (none was: the vendor only failed, it refused nothing).
                 try Data(count: 300).write(to: directory.appendingPathComponent("dead-letters.log"))
 
+                // Inspection names the torn tails and, as the relay does, does not fail for them.
+                let inspection = try RelayProcess(["journal", directory.path])
+                #expect(inspection.wait() == 0, "a torn tail is no loss: \(inspection.stdout)")
+                #expect(inspection.stdout.components(separatedBy: "torn record (an interrupted write)").count == 4, "\(inspection.stdout)")
+                #expect(inspection.stdout.contains("pending 40\n"), "\(inspection.stdout)")
+
                 try await server.configure(down: false)
                 let drain = try RelayProcess(Self.relayArguments(directory, server) + ["--drain", "--deadline", "30"])
                 #expect(drain.wait() == 0, "unwritten blocks cost no acknowledged line: \(drain.stderr)")
@@ -117,6 +126,30 @@ extension IntegrationSuite {
                 let again = try RelayProcess(Self.relayArguments(directory, server) + ["--drain", "--deadline", "5"])
                 #expect(again.wait() == 0, "\(again.stderr)")
                 #expect(!again.stderr.contains("journal recovery:"), "\(again.stderr)")
+            }
+        }
+
+        /// `recokit journal --repair` over a journal with one byte flipped inside a record: the run that
+        /// repairs the damage fails (an acknowledged line may be gone), as a relay's run that finds it does;
+        /// the next inspection finds nothing and exits 0.
+        @Test func theRunThatRepairsDamageFails() async throws {
+            try await IntegrationSuite.withVendorDownAndAJournal { server, directory in
+                let relay = try RelayProcess(Self.relayArguments(directory, server) + ["--deadline", "0"])
+                relay.feed((1...20).map { Self.line(700 + $0) })
+                _ = relay.wait()
+                try #require(relay.acknowledged.count == 20, "\(relay.stderr)")
+                let segment = directory.appendingPathComponent("segment-000000000001.log")
+                var bytes = try [UInt8](Data(contentsOf: segment))
+                bytes[bytes.count / 2] ^= 0x5A
+                try Data(bytes).write(to: segment)
+
+                let repair = try RelayProcess(["journal", directory.path, "--repair"])
+                #expect(repair.wait() == 1, "\(repair.stdout)")
+                #expect(repair.stdout.hasPrefix("repaired: segment-000000000001.log: "), "\(repair.stdout)")
+                #expect(repair.stdout.contains("\npending 19\n"), "\(repair.stdout)")
+                let again = try RelayProcess(["journal", directory.path])
+                #expect(again.wait() == 0, "\(again.stdout)")
+                #expect(again.stdout == "pending 19\ndead-lettered 0\n")
             }
         }
 

@@ -22,7 +22,10 @@ enum JournalCommand: Command {
         again; bytes of the dead-letter file that hold no readable letter are moved to quarantine.log.
         Fails while a relay is using DIR, and when DIR is not a journal.
 
-        Exit status: 0; 1 when DIR is missing, not a journal, in use, or damage was found (listed).
+        Exit status: 0, also when the only damage is a torn tail (a write cut short by a crash or a
+        power loss: never durable, so it held no line a relay acknowledged); 1 when DIR is missing, not
+        a journal, or in use, or when damage that may have cost events was found (listed), also by the
+        run that repairs it or moves it to quarantine.log.
         """
 
     static func run(_ words: [String]) async throws -> Int32 {
@@ -33,8 +36,11 @@ enum JournalCommand: Command {
             Console.error("error: \(directory.path): no such folder, so no journal there")
             return 1
         }
+        // Damage found that may have cost events fails the run that finds it, repaired or moved away.
+        var found = false
         if arguments.flag("repair") {
             let repaired = try JournalDirectory.repair(directory)
+            found = repaired.mayHaveLostEvents
             for damage in repaired.recovery.damage {
                 let done = damage.bytesSkipped == 0 ? "noted in quarantine.log; an empty segment stands in its place" : "its bytes are in quarantine.log"
                 Console.out("repaired: \(damage); \(done)")
@@ -42,7 +48,9 @@ enum JournalCommand: Command {
         }
         if arguments.flag("requeue") {
             // Bytes of the dead-letter file that hold no readable letter go to quarantine.log as it is emptied.
-            let unreadable = try JournalDirectory.inspect(directory).deadLetterDamage
+            let before = try JournalDirectory.inspect(directory)
+            found = found || before.mayHaveLostEvents
+            let unreadable = before.deadLetterDamage
             let count = try JournalDirectory.requeue(directory)
             Console.out("requeued \(count) dead letters")
             for damage in unreadable { Console.out("quarantined: \(damage); its bytes are in quarantine.log") }
@@ -60,6 +68,6 @@ enum JournalCommand: Command {
         for damage in contents.recovery.damage { Console.out("damage: \(damage)") }
         for damage in contents.deadLetterDamage { Console.out("damage: \(damage)") }
         if let note = contents.recovery.checkpointNote { Console.out("note: \(note)") }
-        return contents.recovery.damage.isEmpty && contents.deadLetterDamage.isEmpty ? 0 : 1
+        return found || contents.mayHaveLostEvents ? 1 : 0
     }
 }

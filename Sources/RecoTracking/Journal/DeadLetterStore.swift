@@ -11,7 +11,10 @@ final class DeadLetterStore: @unchecked Sendable {
     private let requeueLock = NSLock()
     private let storage: any JournalStorage
     private let durable: Bool
-    private(set) var damage: [String] = []
+    /// The stretches the last reading found holding no readable letter.
+    private(set) var unreadable: [Unreadable] = []
+    /// The same, described with the file's name.
+    var damage: [String] { unreadable.map { "\(Self.fileName): \($0.description)" } }
     /// How many times letters were forgotten (``remove(readUpTo:)``), a cut-short write cut off, or a
     /// write failed, to tell whether a reading is current.
     private var removals = 0
@@ -88,7 +91,7 @@ final class DeadLetterStore: @unchecked Sendable {
         defer { lock.unlock() }
         let bytes = try contents()
         let (letters, unreadable) = Self.parse(bytes)
-        damage = unreadable.map { "\(Self.fileName): \($0.description)" }
+        self.unreadable = unreadable
         return (letters, ReadMark(size: bytes.count, removals: removals, unreadable: unreadable))
     }
 
@@ -159,6 +162,8 @@ final class DeadLetterStore: @unchecked Sendable {
         var count: Int
         var reason: String
         var description: String { "\(count) unreadable bytes at offset \(offset) skipped (\(reason))" }
+        /// Whether it is a letter write cut short at the end of the file (see ``cutOffAWriteCutShort()``).
+        var isInterruptedWrite: Bool { reason == JournalRecoveryReport.Damage.interruptedWrite }
     }
 
     /// The letters in `bytes`, and the stretches that hold none (damage, or a record that is no letter).
@@ -179,7 +184,11 @@ final class DeadLetterStore: @unchecked Sendable {
             let at = Date(timeIntervalSince1970: Double(Int64(bitPattern: millis)) / 1000)
             letters.append((DeadLetter(event: event, reason: reason, at: at), payload))
         }
-        unreadable += stretches.map { Unreadable(offset: $0.offset, count: $0.count, reason: $0.reason) }
+        unreadable += stretches.map { stretch in
+            // A last add cut short by a crash or power loss (never durable: its events stayed pending).
+            let torn = stretch == stretches.last && RecordFrame.isCutShortAppend(stretch, in: bytes, segment: 0, format: .version1)
+            return Unreadable(offset: stretch.offset, count: stretch.count, reason: torn ? JournalRecoveryReport.Damage.interruptedWrite : stretch.reason)
+        }
         return (letters, unreadable.sorted { $0.offset < $1.offset })
     }
 }

@@ -24,6 +24,10 @@ public enum JournalDirectory {
         public var journalBytes: Int
         /// Unreadable stretches of the dead letters' file.
         public var deadLetterDamage: [String]
+        /// Whether any damage found (in ``recovery`` or ``deadLetterDamage``) may have cost events: anything
+        /// but a torn tail, a write cut short by a crash or a power loss (never durable, so it held nothing a
+        /// durable promise covered; see ``JournalRecoveryReport/Damage/isInterruptedWrite``).
+        public var mayHaveLostEvents: Bool
     }
 
     /// Reads the directory without changing it: damage is reported, not repaired.
@@ -65,8 +69,10 @@ public enum JournalDirectory {
         let store = DeadLetterStore(storage: storage, durable: true)
         if mode == .repair, let cut = try store.cutOffAWriteCutShort() { report.damage.append(cut) }
         let letters = try store.list().map(\.letter)
+        let lost = report.damage.contains { !$0.isInterruptedWrite } || store.unreadable.contains { !$0.isInterruptedWrite }
         return Contents(pending: report.pendingEvents, deadLetters: letters, recovery: report,
-                        journalBytes: journal.withState { $0.segments.reduce(0) { $0 + $1.size } }, deadLetterDamage: store.damage)
+                        journalBytes: journal.withState { $0.segments.reduce(0) { $0 + $1.size } }, deadLetterDamage: store.damage,
+                        mayHaveLostEvents: lost)
     }
 
     /// The storage of a directory that exists and holds a journal.
