@@ -62,7 +62,9 @@ public struct VendorReply: Sendable, Hashable {
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         guard let date = formatter.date(from: value) else { return nil }
-        return .milliseconds(max(0, Int64(date.timeIntervalSince(now) * 1000)))
+        // Bounded before the conversion, which would trap on a time no Int64 of milliseconds holds.
+        let seconds = min(max(0, date.timeIntervalSince(now)), 1e15)
+        return .milliseconds(Int64(seconds.isNaN ? 0 : seconds * 1000))
     }
 
     /// The body as text, at most `limit` characters (for reasons in dead letters).

@@ -56,6 +56,11 @@ extension Interaction {
             } else {
                 throw .malformed("\"occurred\" must be ISO 8601 (2024-05-01T12:34:56Z) or epoch milliseconds")
             }
+            guard InteractionTime.isTrackable(occurred) else {
+                let given = field.numberValue?.text ?? field.stringValue ?? ""
+                throw .malformed("\"occurred\" \(given) lies outside 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z "
+                                 + "(epoch milliseconds 0 to 253402300799999)")
+            }
         }
         func flag(_ key: String) throws(InteractionError) -> Bool? {
             guard let field = object[key], !field.isNull else { return nil }
@@ -106,9 +111,24 @@ public enum InteractionTime {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day, secondOfDay)
     }
 
-    /// `2024-05-01T12:34:56Z` for the date, rounded down to the second.
+    /// The times an interaction can be tracked at: 1970-01-01T00:00:00Z through 9999-12-31T23:59:59.999Z,
+    /// the four-digit years every vendor's format holds. ``Interaction/checkShape()`` refuses others
+    /// (a time in nanoseconds taken for seconds, `Date.distantPast`, a NaN), before they are journaled.
+    public static let trackable: ClosedRange<Date> = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799.999)
+
+    /// Whether the date lies in ``trackable`` (a NaN time does not: `trackable.contains` would say it
+    /// does, since `Date`'s `<=` is `!(>)`).
+    public static func isTrackable(_ date: Date) -> Bool {
+        let seconds = date.timeIntervalSince1970
+        return seconds >= 0 && seconds <= 253_402_300_799.999
+    }
+
+    /// `2024-05-01T12:34:56Z` for the date, rounded down to the second. A date no calendar can place (more
+    /// than 30 million years away, infinite, NaN) is written as its seconds since 1970.
     public static func iso8601(_ date: Date) -> String {
-        let (year, month, day, secondOfDay) = calendarFields(secondsSince1970: Int64((date.timeIntervalSince1970).rounded(.down)))
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        guard abs(seconds) < 1e15 else { return "\(date.timeIntervalSince1970) seconds since 1970" }
+        let (year, month, day, secondOfDay) = calendarFields(secondsSince1970: Int64(seconds))
         guard (0...9999).contains(year) else {
             func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
             return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"

@@ -62,10 +62,11 @@ extension Interaction {
         if position == nil { position = item.position }
     }
 
-    /// Checks what every vendor needs: a vendor event carries a named ``VendorEvent`` (and no other kind
-    /// does); otherwise an instance id (except search clicks) and, for product
-    /// interactions, a non-empty product id.
+    /// Checks what every vendor needs: a time in ``InteractionTime/trackable``; a vendor event carries a
+    /// named ``VendorEvent`` (and no other kind does); otherwise an instance id (except search clicks) and,
+    /// for product interactions, a non-empty product id.
     public func checkShape() throws(InteractionError) {
+        guard InteractionTime.isTrackable(occurred) else { throw .occurredOutOfRange(occurred, for: kind) }
         if kind == .vendorEvent {
             guard let vendorEvent else { throw .missingField("vendorEvent", for: kind) }
             guard !vendorEvent.name.isEmpty else { throw .missingField("vendorEvent.name", for: kind) }

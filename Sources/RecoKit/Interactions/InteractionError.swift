@@ -1,3 +1,5 @@
+import Foundation
+
 /// An interaction that cannot be tracked, with the reason in one line.
 ///
 /// `track` throws it before anything is journaled, so a bad event never reaches the vendor.
@@ -8,6 +10,7 @@ public struct InteractionError: Error, Hashable, Sendable, CustomStringConvertib
         case notInWidget
         case unsupported
         case malformed
+        case occurredOutOfRange
     }
 
     private let base: Base
@@ -44,6 +47,12 @@ public struct InteractionError: Error, Hashable, Sendable, CustomStringConvertib
         InteractionError(.malformed, message)
     }
 
+    /// The interaction's time lies outside ``InteractionTime/trackable``.
+    public static func occurredOutOfRange(_ occurred: Date, for kind: Interaction.Kind) -> InteractionError {
+        InteractionError(.occurredOutOfRange, "a \(kind.rawValue) cannot have occurred at \(InteractionTime.iso8601(occurred)): "
+                         + "its time must lie from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z")
+    }
+
     /// The same error with its message prefixed by where it happened (`impression 3 of the page
     /// (instanceId "v1", productId "P-9"): …`); its kind and ``isMissing(_:)`` stay as they were.
     public func located(_ place: String) -> InteractionError { InteractionError(base, "\(place): \(message)") }
@@ -62,6 +71,8 @@ public struct InteractionError: Error, Hashable, Sendable, CustomStringConvertib
         public static let unsupported = Kind(name: "unsupported")
         /// A textual interaction (a JSON line) that cannot be read.
         public static let malformed = Kind(name: "malformed")
+        /// The interaction's time lies outside ``InteractionTime/trackable``.
+        public static let occurredOutOfRange = Kind(name: "occurredOutOfRange")
         public var description: String { name }
     }
 
@@ -73,6 +84,7 @@ public struct InteractionError: Error, Hashable, Sendable, CustomStringConvertib
         case .notInWidget: .notInWidget
         case .unsupported: .unsupported
         case .malformed: .malformed
+        case .occurredOutOfRange: .occurredOutOfRange
         }
     }
 

@@ -203,13 +203,17 @@ extension Tracker {
             case .send:
                 return .send
             case .probe(let at):
-                let wait = at.timeIntervalSince(clock.now())
-                if wait > 0 {
-                    do { try await clock.sleep(for: .milliseconds(Int64((wait * 1000).rounded(.up)))) } catch {
+                // A day at most per sleep: a wait of any length (a policy's, or a clock set far back) becomes
+                // milliseconds without overflow.
+                var wait = at.timeIntervalSince(clock.now())
+                while wait > 0 {
+                    let step = min(wait, 86_400)
+                    do { try await clock.sleep(for: .milliseconds(Int64((step * 1000).rounded(.up)))) } catch {
                         control.withLock { $0.gate.abandonProbe() }
                         gateBell.ring()
                         return nil
                     }
+                    wait = step < wait ? at.timeIntervalSince(clock.now()) : 0
                 }
                 return turn
             case .wait:

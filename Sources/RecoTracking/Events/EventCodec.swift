@@ -63,7 +63,7 @@ enum EventCodec {
         if interaction.forcePush { flags |= 1 }
         if let testMode = interaction.context.testMode { flags |= testMode ? 6 : 2 }
         if let phase = interaction.searchPhase { flags |= phase == .beforeSearch ? 8 : 16 }
-        let millis = UInt64(bitPattern: Int64((interaction.occurred.timeIntervalSince1970 * 1000).rounded(.down)))
+        let millis = RecordWriter.milliseconds(of: interaction.occurred)
         var size = 27 + RecordWriter.size(of: position)
         size += RecordWriter.size(of: interaction.instanceId) + RecordWriter.size(of: interaction.interactionId)
         size += RecordWriter.size(of: interaction.productId) + RecordWriter.size(ofStringsOf: interaction.context)

@@ -10,10 +10,12 @@ extension PageImpressions {
     }
 
     /// What ``Interaction/checkShape()`` checks, for every impression, without building an interaction:
-    /// an impression carries no vendor event, so only its instance id (non-empty) and its product id (absent
-    /// or non-empty) can be wrong. The first bad impression is named.
+    /// the page's time (in ``InteractionTime/trackable``), then, since an impression carries no vendor
+    /// event, only its instance id (non-empty) and its product id (absent or non-empty) can be wrong. The
+    /// first bad impression is named.
     /// - Throws: ``InteractionError`` located at the impression (``place(of:)``).
     public func checkShapes() throws(InteractionError) {
+        guard InteractionTime.isTrackable(occurred) else { throw .occurredOutOfRange(occurred, for: .impression) }
         for index in impressions.indices {
             let impression = impressions[index]
             if let productId = impression.productId, productId.isEmpty {

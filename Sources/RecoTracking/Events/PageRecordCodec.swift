@@ -26,7 +26,7 @@ enum PageRecordCodec {
         var flags: UInt8 = 0
         if page.forcePush { flags |= 1 }
         if let testMode = page.context.testMode { flags |= testMode ? 6 : 2 }
-        let millis = UInt64(bitPattern: Int64((page.occurred.timeIntervalSince1970 * 1000).rounded(.down)))
+        let millis = RecordWriter.milliseconds(of: page.occurred)
         let count = page.impressions.count
         var size = 27 + RecordWriter.size(of: UInt64(count))
         size += RecordWriter.size(ofStringsOf: page.context) + RecordWriter.size(of: paramsText)

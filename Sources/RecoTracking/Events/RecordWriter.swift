@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import RecoKit
 
 /// Writes a journal record's fields through a pointer into room its caller sized exactly
@@ -36,6 +37,14 @@ struct RecordWriter {
     func written(_ what: StaticString) -> UnsafeBufferPointer<UInt8> {
         precondition(index == capacity, "\(what)")
         return UnsafeBufferPointer(start: base, count: index)
+    }
+
+    /// A time as records hold it: whole milliseconds since 1970, rounded down, as the bits of an `Int64`.
+    /// Trackers refuse times outside ``InteractionTime/trackable`` before writing a record; any other time
+    /// (a tool's, a test's) is held to what an `Int64` holds, NaN as 0, where the conversion would trap.
+    static func milliseconds(of date: Date) -> UInt64 {
+        let millis = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        return UInt64(bitPattern: Int64(millis.isNaN ? 0 : min(max(millis, -9.2e18), 9.2e18)))
     }
 
     /// Bytes of a varint.

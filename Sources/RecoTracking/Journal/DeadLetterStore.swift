@@ -36,7 +36,7 @@ final class DeadLetterStore: @unchecked Sendable {
     func add(_ letters: [(payload: ArraySlice<UInt8>, reason: String)], at date: Date) throws(TrackingError) {
         guard !letters.isEmpty else { return }
         var bytes = [UInt8]()
-        let millis = UInt64(bitPattern: Int64(date.timeIntervalSince1970 * 1000))
+        let millis = RecordWriter.milliseconds(of: date)
         for letter in letters {
             var record = [UInt8]()
             let reason = Array(letter.reason.utf8)
