@@ -30,7 +30,7 @@ let package = Package(
         fuzzTarget("FuzzDecodedModel", ["RecoKit", "RecoVendors"]),
         fuzzTarget("FuzzTemplate", ["RecoKit", "RecoTemplates"]),
         fuzzTarget("FuzzRender", ["RecoKit", "RecoVendors", "RecoTemplates"]),
-        fuzzTarget("FuzzRelayLine", ["RecoKit", "RecoVendors"]),
+        fuzzTarget("FuzzRelayLine", ["RecoKit", "RecoTracking", "RecoVendors"]),
         fuzzTarget("FuzzJournal", ["RecoTracking"]),
         fuzzTarget("FuzzEventRecords", ["RecoKit", "RecoTracking", "RecoVendors"]),
         fuzzTarget("FuzzClickToken", ["StorefrontCore"], package: "Storefront"),
