@@ -9,13 +9,20 @@ struct IntegrationSuite {}
 extension IntegrationSuite {
     /// A stand-in vendor that is down and an empty journal directory, for `body`; both gone after it.
     static func withVendorDownAndAJournal(_ body: (ScriptedServer, URL) async throws -> Void) async throws {
+        try await withVendorAndAJournal { server, directory in
+            try await server.configure(down: true)
+            try await body(server, directory)
+        }
+    }
+
+    /// A scripted vendor on 127.0.0.1 and a journal directory not yet created, both gone afterwards.
+    static func withVendorAndAJournal(_ body: (ScriptedServer, URL) async throws -> Void) async throws {
         let server = try ScriptedServer()
         let directory = Fixtures.temporaryDirectory()
         defer {
             server.stop()
             try? FileManager.default.removeItem(at: directory)
         }
-        try await server.configure(down: true)
         try await body(server, directory)
     }
 }

@@ -20,53 +20,45 @@ extension IntegrationSuite {
         /// Lines whose time no record can hold, or that lies outside the years 1970 to 9999, among good
         /// lines: each is refused with its number and the field named; every other line is delivered.
         @Test func linesWithTimesOutsideTheTrackableYearsAreRefusedByNumber() async throws {
-            let server = try ScriptedServer()
-            let directory = Fixtures.temporaryDirectory()
-            defer {
-                server.stop()
-                try? FileManager.default.removeItem(at: directory)
+            try await IntegrationSuite.withVendorAndAJournal { server, directory in
+                var lines = (1...60).map { Self.line($0) }
+                let times = ["9223372036854775807", "-9223372036854775808", "253402300800000", "-1", #""10000-01-01T00:00:00Z""#,
+                             "1700000000000000000"]
+                for (offset, time) in times.enumerated() { lines[10 * offset + 4] = Self.line(10 * offset + 5, occurred: time) }
+                lines[7] = Self.line(8, occurred: "253402300799999")   // the last millisecond of 9999: taken
+                let relay = try Self.relay(directory, server, ["--deadline", "20"])
+                relay.feed(lines)
+                let status = relay.wait()
+                #expect(relay.process.terminationReason == .exit, "the relay crashed: \(relay.stderr)")
+                #expect(status == 1, "refused lines make a failing exit: \(relay.stderr)")
+                #expect(relay.refused.keys.sorted() == [5, 15, 25, 35, 45, 55], "\(relay.stderr)")
+                for (number, reason) in relay.refused { #expect(reason.contains("\"occurred\""), "line \(number): \(reason)") }
+                #expect(relay.acknowledged.count == 54)
+                #expect(Set(try await server.received().map(\.product)).count == 54)
             }
-            var lines = (1...60).map { Self.line($0) }
-            let times = ["9223372036854775807", "-9223372036854775808", "253402300800000", "-1", #""10000-01-01T00:00:00Z""#,
-                         "1700000000000000000"]
-            for (offset, time) in times.enumerated() { lines[10 * offset + 4] = Self.line(10 * offset + 5, occurred: time) }
-            lines[7] = Self.line(8, occurred: "253402300799999")   // the last millisecond of 9999: taken
-            let relay = try Self.relay(directory, server, ["--deadline", "20"])
-            relay.feed(lines)
-            let status = relay.wait()
-            #expect(relay.process.terminationReason == .exit, "the relay crashed: \(relay.stderr)")
-            #expect(status == 1, "refused lines make a failing exit: \(relay.stderr)")
-            #expect(relay.refused.keys.sorted() == [5, 15, 25, 35, 45, 55], "\(relay.stderr)")
-            for (number, reason) in relay.refused { #expect(reason.contains("\"occurred\""), "line \(number): \(reason)") }
-            #expect(relay.acknowledged.count == 54)
-            #expect(Set(try await server.received().map(\.product)).count == 54)
         }
 
         /// The vendor answers 503 with `Retry-After: 9223372036854775807` (seconds). The relay waits (ten
         /// minutes at most), exits at its deadline with every line acknowledged and still pending, and the
         /// next run, the vendor answering again, delivers them.
         @Test func aRetryAfterNoClockReachesLeavesTheLinesPending() async throws {
-            let server = try ScriptedServer()
-            let directory = Fixtures.temporaryDirectory()
-            defer {
-                server.stop()
-                try? FileManager.default.removeItem(at: directory)
-            }
-            try await server.script([["status": 503, "retryAfter": "9223372036854775807"]])
-            let relay = try Self.relay(directory, server, ["--deadline", "2"])
-            relay.feed((1...20).map { Self.line($0) })
-            let status = relay.wait()
-            #expect(relay.process.terminationReason == .exit, "the relay crashed: \(relay.stderr)")
-            #expect(status == 0, "\(relay.stderr)")
-            #expect(relay.acknowledged.count == 20)
-            #expect(try await server.received().isEmpty)
+            try await IntegrationSuite.withVendorAndAJournal { server, directory in
+                try await server.script([["status": 503, "retryAfter": "9223372036854775807"]])
+                let relay = try Self.relay(directory, server, ["--deadline", "2"])
+                relay.feed((1...20).map { Self.line($0) })
+                let status = relay.wait()
+                #expect(relay.process.terminationReason == .exit, "the relay crashed: \(relay.stderr)")
+                #expect(status == 0, "\(relay.stderr)")
+                #expect(relay.acknowledged.count == 20)
+                #expect(try await server.received().isEmpty)
 
-            let journal = try RelayProcess(["journal", directory.path])
-            #expect(journal.wait() == 0)
-            #expect(journal.stdout.hasPrefix("pending 20\n"), "\(journal.stdout)")
-            let drain = try Self.relay(directory, server, ["--drain", "--deadline", "20"])
-            #expect(drain.wait() == 0, "\(drain.stderr)")
-            #expect(Set(try await server.received().map(\.product)) == Set((1...20).map { "P-\($0)" }))
+                let journal = try RelayProcess(["journal", directory.path])
+                #expect(journal.wait() == 0)
+                #expect(journal.stdout.hasPrefix("pending 20\n"), "\(journal.stdout)")
+                let drain = try Self.relay(directory, server, ["--drain", "--deadline", "20"])
+                #expect(drain.wait() == 0, "\(drain.stderr)")
+                #expect(Set(try await server.received().map(\.product)) == Set((1...20).map { "P-\($0)" }))
+            }
         }
     }
 }
