@@ -40,10 +40,17 @@ struct RecordWriter {
     }
 
     /// A time as records hold it: whole milliseconds since 1970, rounded down, as the bits of an `Int64`.
+    /// A time within what a `Date` can tell apart of a whole millisecond (a microsecond today, 0.12 ms in
+    /// the year 9999) is that millisecond: a time given in milliseconds (`Date(timeIntervalSince1970:
+    /// 1_716_005 / 1000)`, as a relay line's `"occurred"` and every record read back give it) can be a hair
+    /// under it as a `Double`, and rounding down lost a millisecond at each trip (FuzzRelayLine found it).
     /// Trackers refuse times outside ``InteractionTime/trackable`` before writing a record; any other time
     /// (a tool's, a test's) is held to what an `Int64` holds, NaN as 0, where the conversion would trap.
     static func milliseconds(of date: Date) -> UInt64 {
-        let millis = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        let seconds = date.timeIntervalSince1970
+        let exact = seconds * 1000
+        let nearest = exact.rounded()
+        let millis = abs(exact - nearest) < max(0.001, seconds.ulp * 4000) ? nearest : exact.rounded(.down)
         return UInt64(bitPattern: Int64(millis.isNaN ? 0 : min(max(millis, -9.2e18), 9.2e18)))
     }
 
