@@ -62,9 +62,10 @@ public struct VendorReply: Sendable, Hashable {
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         guard let date = formatter.date(from: value) else { return nil }
-        // Bounded before the conversion, which would trap on a time no Int64 of milliseconds holds.
+        // Bounded before the conversion, which would trap on a time no Int64 of milliseconds holds (a NaN
+        // comes out of `max(0, _)` as 0).
         let seconds = min(max(0, date.timeIntervalSince(now)), 1e15)
-        return .milliseconds(Int64(seconds.isNaN ? 0 : seconds * 1000))
+        return .milliseconds(Int64(seconds * 1000))
     }
 
     /// The body as text, at most `limit` characters (for reasons in dead letters).

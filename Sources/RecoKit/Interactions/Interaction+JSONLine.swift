@@ -58,7 +58,7 @@ extension Interaction {
             }
             guard InteractionTime.isTrackable(occurred) else {
                 let given = field.numberValue?.text ?? field.stringValue ?? ""
-                throw .malformed("\"occurred\" \(given) lies outside 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z "
+                throw .malformed("\"occurred\" \(given) lies outside \(InteractionTime.trackableText) "
                                  + "(epoch milliseconds 0 to 253402300799999)")
             }
         }
@@ -120,8 +120,11 @@ public enum InteractionTime {
     /// does, since `Date`'s `<=` is `!(>)`).
     public static func isTrackable(_ date: Date) -> Bool {
         let seconds = date.timeIntervalSince1970
-        return seconds >= 0 && seconds <= 253_402_300_799.999
+        return seconds >= trackable.lowerBound.timeIntervalSince1970 && seconds <= trackable.upperBound.timeIntervalSince1970
     }
+
+    /// ``trackable`` in words, for the errors that refuse a time outside it.
+    static let trackableText = "1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z"
 
     /// `2024-05-01T12:34:56Z` for the date, rounded down to the second. A date no calendar can place (more
     /// than 30 million years away, infinite, NaN) is written as its seconds since 1970.

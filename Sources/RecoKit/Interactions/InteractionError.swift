@@ -50,7 +50,7 @@ public struct InteractionError: Error, Hashable, Sendable, CustomStringConvertib
     /// The interaction's time lies outside ``InteractionTime/trackable``.
     public static func occurredOutOfRange(_ occurred: Date, for kind: Interaction.Kind) -> InteractionError {
         InteractionError(.occurredOutOfRange, "a \(kind.rawValue) cannot have occurred at \(InteractionTime.iso8601(occurred)): "
-                         + "its time must lie from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z")
+                         + "its time must lie from \(InteractionTime.trackableText)")
     }
 
     /// The same error with its message prefixed by where it happened (`impression 3 of the page
