@@ -3,23 +3,55 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The HTTP transport over Foundation's `URLSession`: one shared session for every tracker and client, no
-/// cookies or cache, a per-request timeout, and cancellation that aborts the request.
+/// The HTTP transport over Foundation's `URLSession`: no cookies or cache, a per-request timeout,
+/// cancellation that aborts the request, and a bound on how much of a reply is read.
+///
+/// A reply's body is read as it arrives, and given up (``ReplyTooLarge``) as soon as it passes the
+/// request's ``VendorRequest/maxReplyBytes`` or the transport's ``maxReplyBytes``, whichever is smaller,
+/// or at once when its announced length says it will: a vendor's reply cannot make the process hold
+/// more than that, however long it streams.
+///
+/// The caller is answered as soon as the answer is known (a whole reply, the limit passed, its timeout,
+/// its task cancelled), never later because of Foundation: on Linux a data task cancelled in the middle
+/// of its body may never report its end, and the session that ran it may then stall later requests. So
+/// the session that had to give up a reply past its limit is retired (it finishes what it has under
+/// way) and later requests go to a fresh one.
+///
+/// One limit is Foundation's on Linux and cannot be mended from here: a body that comes faster than
+/// about 300 MB a second on one connection (a peer on the same machine) can keep Foundation from ever
+/// carrying out the cancellation, and its queue of chunks for the delegate then grows without bound.
+/// Up to 200 MB a second, measured, the transfer stops within milliseconds of the limit. A server that
+/// fetches from peers it does not trust on a local network should bring a transport of its own (the
+/// Storefront sample's over AsyncHTTPClient reads with backpressure).
 public final class URLSessionTransport: Transport, @unchecked Sendable {
     /// The transport all trackers and clients share unless given another.
     public static let shared = URLSessionTransport()
 
-    private let session: URLSession
+    /// The most bytes of a reply's body read for any request (16 MiB unless given).
+    public let maxReplyBytes: Int
 
-    /// A transport with its own session, allowing `connectionsPerHost` connections to one host.
-    public init(connectionsPerHost: Int = 8) {
+    private let configuration: URLSessionConfiguration
+    private let replies = Replies()
+    private let lock = NSLock()
+    private var session: URLSession
+
+    /// A transport with its own session, allowing `connectionsPerHost` connections to one host and reading
+    /// at most `maxReplyBytes` of a reply's body.
+    public init(connectionsPerHost: Int = 8, maxReplyBytes: Int = 16 << 20) {
+        self.maxReplyBytes = max(1, maxReplyBytes)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = connectionsPerHost
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
-        session = URLSession(configuration: configuration)
+        self.configuration = configuration
+        session = URLSession(configuration: configuration, delegate: replies, delegateQueue: nil)
+        replies.retire = { [weak self] abandoned in self?.retire(abandoned) }
+    }
+
+    deinit {
+        session.invalidateAndCancel()
     }
 
     /// Sends `request`; gives up with `URLError(.timedOut)` when no whole reply has come within `timeout`.
@@ -28,6 +60,8 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
     /// can fail as timed out at once, a prompt reply notwithstanding (seen under load). So URLSession
     /// gets whole seconds (at least one) as a backstop, and the timeout itself is kept here: the request
     /// races a timer, and the loser is cancelled.
+    /// - Throws: ``ReplyTooLarge`` past the limit; Foundation's `URLError`s otherwise; `CancellationError`
+    ///   when the calling task is cancelled.
     public func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
@@ -35,10 +69,11 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         urlRequest.timeoutInterval = max(1, seconds.rounded(.up))
         for header in request.headers { urlRequest.setValue(header.value, forHTTPHeaderField: header.name) }
-        let session = self.session
-        let prepared = urlRequest
+        let limit = min(maxReplyBytes, max(1, request.maxReplyBytes ?? .max))
+        let task = lock.withLock { session.dataTask(with: urlRequest) }
+        let replies = self.replies
         return try await withThrowingTaskGroup(of: VendorReply.self) { group in
-            group.addTask { try await Self.perform(prepared, on: session) }
+            group.addTask { try await replies.perform(task, limit: limit) }
             group.addTask {
                 try await Task.sleep(for: timeout)
                 throw URLError(.timedOut)
@@ -48,51 +83,123 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
         }
     }
 
-    /// One data task, cancelled when the calling task is.
-    private static func perform(_ urlRequest: URLRequest, on session: URLSession) async throws -> VendorReply {
-        let box = TaskBox()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<VendorReply, any Error>) in
-                let task = session.dataTask(with: urlRequest) { data, response, error in
-                    if let error { continuation.resume(throwing: error); return }
-                    guard let http = response as? HTTPURLResponse else {
-                        continuation.resume(throwing: URLError(.badServerResponse))
-                        return
+    /// Sends later requests on a fresh session if `abandoned` still runs on the current one, and lets the
+    /// old one finish its tasks and go.
+    private func retire(_ abandoned: URLSession) {
+        let retired: URLSession? = lock.withLock {
+            guard abandoned === session else { return nil }
+            session = URLSession(configuration: configuration, delegate: replies, delegateQueue: nil)
+            return abandoned
+        }
+        retired?.finishTasksAndInvalidate()
+    }
+
+    /// The sessions' delegate: gathers each task's body up to its limit and answers its caller once.
+    private final class Replies: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        private struct Pending {
+            var continuation: CheckedContinuation<VendorReply, any Error>?
+            var limit: Int
+            var body = Data()
+            var response: HTTPURLResponse?
+            var cancelled = false
+        }
+
+        private let lock = NSLock()
+        private var pending: [ObjectIdentifier: Pending] = [:]
+        /// Called with the session of a task given up in the middle of its reply.
+        var retire: @Sendable (URLSession) -> Void = { _ in }
+
+        /// Runs `task` and returns its reply; answers at once when the calling task is cancelled.
+        func perform(_ task: URLSessionDataTask, limit: Int) async throws -> VendorReply {
+            let id = ObjectIdentifier(task)
+            lock.withLock { pending[id] = Pending(limit: limit) }
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let cancelled = lock.withLock { () -> Bool in
+                        guard pending[id]?.cancelled == false else { return true }
+                        pending[id]?.continuation = continuation
+                        return false
                     }
-                    var headers: [String: String] = [:]
-                    for (key, value) in http.allHeaderFields {
-                        if let key = key as? String, let value = value as? String { headers[key] = value }
+                    if cancelled {
+                        lock.withLock { _ = pending.removeValue(forKey: id) }
+                        continuation.resume(throwing: CancellationError())
+                    } else {
+                        task.resume()
                     }
-                    continuation.resume(returning: VendorReply(status: http.statusCode, headers: headers, body: data ?? Data()))
                 }
-                box.set(task)
-                task.resume()
+            } onCancel: {
+                self.abandon(task, with: CancellationError())
             }
-        } onCancel: {
-            box.cancel()
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+            let tooLarge = lock.withLock { () -> Int? in
+                let id = ObjectIdentifier(dataTask)
+                guard let limit = pending[id]?.limit else { return nil }
+                pending[id]?.response = response as? HTTPURLResponse
+                return response.expectedContentLength > Int64(limit) ? limit : nil
+            }
+            completionHandler(.allow)
+            if let tooLarge { abandon(dataTask, with: ReplyTooLarge(limit: tooLarge), in: session) }
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            let overLimit = lock.withLock { () -> Int? in
+                let id = ObjectIdentifier(dataTask)
+                guard let entry = pending[id] else { return nil }
+                guard entry.body.count + data.count <= entry.limit else { return entry.limit }
+                pending[id]?.body.append(data)
+                return nil
+            }
+            if let overLimit { abandon(dataTask, with: ReplyTooLarge(limit: overLimit), in: session) }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            let entry = lock.withLock { pending.removeValue(forKey: ObjectIdentifier(task)) }
+            guard let entry, let continuation = entry.continuation else { return }
+            if let error {
+                continuation.resume(throwing: error)
+                return
+            }
+            guard let http = entry.response ?? task.response as? HTTPURLResponse else {
+                continuation.resume(throwing: URLError(.badServerResponse))
+                return
+            }
+            var headers: [String: String] = [:]
+            for (key, value) in http.allHeaderFields {
+                if let key = key as? String, let value = value as? String { headers[key] = value }
+            }
+            continuation.resume(returning: VendorReply(status: http.statusCode, headers: headers, body: entry.body))
+        }
+
+        /// Answers the task's caller with `error` (the first answer only) and cancels the task; retires
+        /// `session`, when given, for a reply given up in the middle (past its limit).
+        private func abandon(_ task: URLSessionDataTask, with error: any Error, in session: URLSession? = nil) {
+            let id = ObjectIdentifier(task)
+            let continuation = lock.withLock { () -> CheckedContinuation<VendorReply, any Error>? in
+                guard let continuation = pending[id]?.continuation else {
+                    // Cancelled before it was started: `perform` answers when it gets there.
+                    pending[id]?.cancelled = true
+                    return nil
+                }
+                pending.removeValue(forKey: id)
+                return continuation
+            }
+            continuation?.resume(throwing: error)
+            task.cancel()
+            if let session { retire(session) }
         }
     }
 }
 
-/// Holds the data task so cancellation can reach it from another thread.
-private final class TaskBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var task: URLSessionDataTask?
-    private var cancelled = false
+/// A vendor's reply whose body would pass the most bytes the transport reads.
+public struct ReplyTooLarge: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The limit, in bytes.
+    public var limit: Int
 
-    func set(_ task: URLSessionDataTask) {
-        lock.lock()
-        self.task = task
-        let cancelNow = cancelled
-        lock.unlock()
-        if cancelNow { task.cancel() }
-    }
+    /// The error for a reply over `limit` bytes.
+    public init(limit: Int) { self.limit = limit }
 
-    func cancel() {
-        lock.lock()
-        cancelled = true
-        let task = self.task
-        lock.unlock()
-        task?.cancel()
-    }
+    public var description: String { "the reply is larger than \(limit) bytes" }
 }

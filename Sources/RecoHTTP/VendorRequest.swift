@@ -11,13 +11,17 @@ public struct VendorRequest: Sendable, Hashable {
     public var headers: [(name: String, value: String)]
     /// The body bytes (empty for none).
     public var body: Data
+    /// The most bytes of the reply's body the transport reads, if fewer than its own limit
+    /// (``URLSessionTransport/maxReplyBytes``); past them it gives up with ``ReplyTooLarge``.
+    public var maxReplyBytes: Int?
 
     /// A request.
-    public init(method: String = "POST", url: URL, headers: [(name: String, value: String)], body: Data) {
+    public init(method: String = "POST", url: URL, headers: [(name: String, value: String)], body: Data, maxReplyBytes: Int? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.maxReplyBytes = maxReplyBytes
     }
 
     /// The value of a header (case-insensitive name).
@@ -26,7 +30,7 @@ public struct VendorRequest: Sendable, Hashable {
     }
 
     public static func == (lhs: VendorRequest, rhs: VendorRequest) -> Bool {
-        lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body
+        lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body && lhs.maxReplyBytes == rhs.maxReplyBytes
             && lhs.headers.map(\.name) == rhs.headers.map(\.name) && lhs.headers.map(\.value) == rhs.headers.map(\.value)
     }
 

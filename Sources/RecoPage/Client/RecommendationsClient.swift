@@ -176,10 +176,14 @@ public final class RecommendationsClient: @unchecked Sendable {
         }
         defer { limit.release() }
         let reply: VendorReply
+        var http = request.http
+        http.maxReplyBytes = min(http.maxReplyBytes ?? .max, maxReplyBytes)
         do {
-            reply = try await transport.send(request.http, timeout: timeout)
+            reply = try await transport.send(http, timeout: timeout)
         } catch is CancellationError {
             return .failure(.outOfBudget(vendor, budget: timeout))
+        } catch is ReplyTooLarge {
+            return .failure(.tooLarge(vendor, limit: maxReplyBytes))
         } catch {
             return .failure(.network(vendor, error))
         }

@@ -19,6 +19,14 @@ final class VendorServer: @unchecked Sendable {
         var bodyDelay: Double = 0
         var gate: String?
         var bodyGate: String?
+        /// The body in chunks of this many bytes, with no length announced.
+        var chunkSize: Int?
+        /// A body of spaces that never ends, its length announced (1 TiB) or not.
+        var endless: Endless?
+        /// How fast an endless body comes, in bytes a second (as fast as it can when not given).
+        var rate: Int?
+
+        enum Endless: String { case announced = "length", chunked }
 
         var json: JSONValue {
             var fields: [String: JSONValue] = ["status": .number(JSONNumber(text: String(status))!), "body": .string(body)]
@@ -26,6 +34,12 @@ final class VendorServer: @unchecked Sendable {
             if bodyDelay > 0 { fields["bodyDelay"] = .number(JSONNumber(text: String(bodyDelay))!) }
             if let gate { fields["gate"] = .string(gate) }
             if let bodyGate { fields["bodyGate"] = .string(bodyGate) }
+            if let chunkSize {
+                fields["chunked"] = .bool(true)
+                fields["chunkSize"] = .number(JSONNumber(text: String(chunkSize))!)
+            }
+            if let endless { fields["endless"] = .string(endless.rawValue) }
+            if let rate { fields["rate"] = .number(JSONNumber(text: String(rate))!) }
             return .object(fields)
         }
     }
@@ -38,6 +52,7 @@ final class VendorServer: @unchecked Sendable {
         process.arguments = ["python3", script.path]
         process.standardOutput = output
         try process.run()
+        defer { try? FileManager.default.removeItem(at: script) }
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = output.fileHandleForReading.availableData
@@ -78,6 +93,12 @@ final class VendorServer: @unchecked Sendable {
     /// The most requests to `path` under way at once.
     func maxConcurrent(_ path: String) async throws -> Int {
         try await call("/_stats", body: nil)["maxConcurrent"]?[path]?.intValue ?? 0
+    }
+
+    /// The bytes of endless bodies sent on `path`, and how many of them are still being sent.
+    func streamed(_ path: String) async throws -> (bytes: Int, underWay: Int) {
+        let stats = try await call("/_stats", body: nil)
+        return (stats["sent"]?[path]?.intValue ?? 0, stats["streaming"]?[path]?.intValue ?? 0)
     }
 
     /// The body of the last request to `path`.

@@ -5,8 +5,10 @@
 /// out. A step is `{"status":200,"body":"…","headerDelay":2.0,"bodyDelay":2.0,"gate":"name"}`:
 /// `headerDelay` waits before the status line, `bodyDelay` sends the headers and the first half of the
 /// body, waits, then sends the rest; `gate` holds the reply until `POST /_open {"gate":"name"}`, and `bodyGate` holds the second half of
-/// the body the same way. `GET
-/// /_stats` answers `{"counts":{path:n},"maxConcurrent":{path:n},"last":{path:body}}`.
+/// the body the same way. `"chunked":true` sends the body in chunks of `"chunkSize"` bytes with no
+/// length; `"endless":"length"` (a length of 1 TiB announced) or `"endless":"chunked"` streams spaces
+/// until the client goes, at `"rate"` bytes a second when given. `GET /_stats` answers `{"counts":{path:n},"maxConcurrent":{path:n},
+/// "last":{path:body},"sent":{path:bytes of endless bodies},"streaming":{path:endless bodies under way}}`.
 enum VendorServerSource {
     static let python = #"""
 import json, socket, sys, threading, time
@@ -19,6 +21,8 @@ running = {}
 max_running = {}
 last = {}
 gates = {}
+sent = {}
+streaming = {}
 
 def gate(name):
     with lock:
@@ -66,7 +70,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(200, {"ok": True})
         if path == "/_stats":
             with lock:
-                return self.send_json(200, {"counts": counts, "maxConcurrent": max_running, "last": last})
+                return self.send_json(200, {"counts": counts, "maxConcurrent": max_running, "last": last,
+                                            "sent": sent, "streaming": streaming})
         with lock:
             counts[path] = counts.get(path, 0) + 1
             running[path] = running.get(path, 0) + 1
@@ -82,6 +87,17 @@ class Handler(BaseHTTPRequestHandler):
             data = step.get("body", "").encode()
             self.send_response(step.get("status", 200))
             self.send_header("Content-Type", "application/json")
+            if step.get("endless"):
+                return self.stream_endless(path, step["endless"] == "length", step.get("rate", 0))
+            if step.get("chunked"):
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                size = step.get("chunkSize", 65536)
+                for start in range(0, len(data), size):
+                    piece = data[start:start + size]
+                    self.wfile.write(b"%x\r\n" % len(piece) + piece + b"\r\n")
+                self.wfile.write(b"0\r\n\r\n")
+                return
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             if step.get("bodyDelay") or step.get("bodyGate"):
@@ -95,11 +111,38 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(data[half:])
             else:
                 self.wfile.write(data)
-        except (BrokenPipeError, ConnectionResetError):
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError):
             pass
         finally:
             with lock:
                 running[path] -= 1
+
+    def stream_endless(self, path, announced, rate):
+        if announced:
+            self.send_header("Content-Length", str(1 << 40))
+        else:
+            self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        piece = b" " * 65536
+        framed = piece if announced else b"%x\r\n" % len(piece) + piece + b"\r\n"
+        with lock:
+            streaming[path] = streaming.get(path, 0) + 1
+        started = time.monotonic()
+        written = 0
+        try:
+            while True:
+                if rate:
+                    ahead = written / rate - (time.monotonic() - started)
+                    if ahead > 0:
+                        time.sleep(ahead)
+                self.wfile.write(framed)
+                written += len(piece)
+                with lock:
+                    sent[path] = sent.get(path, 0) + len(piece)
+        finally:
+            with lock:
+                streaming[path] -= 1
+            self.close_connection = True
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True

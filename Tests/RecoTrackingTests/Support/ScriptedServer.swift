@@ -27,6 +27,7 @@ final class ScriptedServer: @unchecked Sendable {
         process.arguments = ["python3", script.path]
         process.standardOutput = output
         try process.run()
+        defer { try? FileManager.default.removeItem(at: script) }
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = output.fileHandleForReading.availableData

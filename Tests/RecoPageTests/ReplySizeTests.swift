@@ -1,0 +1,146 @@
+import Foundation
+import RecoPage
+import Testing
+
+/// A vendor's reply larger than the client reads, up to one that never ends, over RecoKit's own
+/// `URLSessionTransport` and a real HTTP server on 127.0.0.1: the transport stops reading at the limit
+/// and answers at once, the connection is dropped (the server stops sending), and the requests after it
+/// are answered as before.
+@Suite("Reply size")
+struct ReplySizeTests {
+    static let limit = 1 << 20
+    /// How fast the endless replies come: 100 MB a second on one connection, a vendor on a fast network.
+    /// (Over loopback at full speed, 300 MB/s and more, Foundation on Linux falls behind: see
+    /// `URLSessionTransport`.)
+    static let rate = 100_000_000
+
+    /// The client for these tests: a transport of its own (so no other test shares its session) and a
+    /// reply limit of 1 MiB.
+    static func client(transportLimit: Int = 16 << 20) -> RecommendationsClient {
+        RecommendationsClient(transport: URLSessionTransport(maxReplyBytes: transportLimit), maxReplyBytes: limit)
+    }
+
+    static func fetch(_ client: RecommendationsClient, _ server: VendorServer) async -> Result<Int, NoWidgets> {
+        let request = try! RecommendationsRequest.reteno(Fixtures.reteno(server.base))
+        do throws(NoWidgets) {
+            let widgets = try await client.widgets(for: request, as: Product.self, budget: Fixtures.patience)
+            return .success(widgets.widgets.first?.products.count ?? 0)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Waits until the server has stopped sending every endless body on `path`, at most 30 s.
+    static func sendingStops(_ server: VendorServer, _ path: String) async throws -> (bytes: Int, underWay: Int) {
+        let clock = ContinuousClock()
+        let end = clock.now + .seconds(30)
+        var streamed = try await server.streamed(path)
+        while streamed.underWay > 0, clock.now < end {
+            try await Task.sleep(for: .milliseconds(50))
+            streamed = try await server.streamed(path)
+        }
+        return streamed
+    }
+
+    @Test("an endless reply is given up at the limit, and the server stops sending",
+          arguments: [VendorServer.Step.Endless.announced, .chunked])
+    func anEndlessReplyIsGivenUp(_ endless: VendorServer.Step.Endless) async throws {
+        try await withVendorServer { server in
+            let path = Fixtures.retenoPath()
+            try await server.route(path, otherwise: .init(endless: endless, rate: Self.rate))
+            let started = ContinuousClock.now
+            let result = await Self.fetch(Self.client(), server)
+            #expect(result.failure?.kind == .tooLarge, "\(result)")
+            #expect(result.failure?.description.contains("\(Self.limit)") == true, "\(result)")
+            // Answered at the limit, not at the budget (300 s) or the end of a body that has none.
+            #expect(ContinuousClock.now - started < .seconds(60))
+            let streamed = try await Self.sendingStops(server, path)
+            #expect(streamed.underWay == 0, "the transport went on reading: \(streamed.bytes) bytes sent")
+            // What the server could write before it saw the connection go: the limit, the socket buffers
+            // on both sides, and whatever Foundation read before its cancellation took.
+            #expect(streamed.bytes < 64 << 20, "\(streamed.bytes) bytes sent")
+        }
+    }
+
+    @Test("a reply of exactly the limit is read whole, one byte more is too large, announced or streamed",
+          arguments: [nil, 4096, 65536] as [Int?])
+    func theLimitIsExact(chunkSize: Int?) async throws {
+        try await withVendorServer { server in
+            let path = Fixtures.retenoPath()
+            let reply = Fixtures.retenoReply(prefix: "p", count: 3)
+            let padding = Self.limit - reply.utf8.count
+            let exact = reply + String(repeating: " ", count: padding)
+            try await server.route(path, [.init(body: exact, chunkSize: chunkSize), .init(body: exact + " ", chunkSize: chunkSize)],
+                                   otherwise: .init(status: 500))
+            let client = Self.client()
+            #expect(await Self.fetch(client, server).success == 3)
+            #expect(await Self.fetch(client, server).failure?.kind == .tooLarge)
+        }
+    }
+
+    @Test("the transport's own limit holds when the request asks for more")
+    func theTransportsLimitHolds() async throws {
+        try await withVendorServer { server in
+            let path = Fixtures.retenoPath()
+            let reply = Fixtures.retenoReply(prefix: "p", count: 3)
+            try await server.route(path, [.init(body: reply + String(repeating: " ", count: 70_000), chunkSize: 8192)],
+                                   otherwise: .init(body: reply))
+            let client = Self.client(transportLimit: 65536)
+            #expect(await Self.fetch(client, server).failure?.kind == .tooLarge)
+            #expect(await Self.fetch(client, server).success == 3)
+        }
+    }
+
+    @Test("a request's own limit is kept by the transport, to the byte, announced or streamed", arguments: [nil, 1000] as [Int?])
+    func aRequestsLimitIsKept(chunkSize: Int?) async throws {
+        try await withVendorServer { server in
+            let path = "/reply"
+            let body = String(repeating: "x", count: 65_536)
+            try await server.route(path, [.init(body: body, chunkSize: chunkSize), .init(body: body + "x", chunkSize: chunkSize)],
+                                   otherwise: .init(status: 500))
+            let transport = URLSessionTransport()
+            let request = VendorRequest(method: "GET", url: server.base.appendingPathComponent(path), headers: [], body: Data(),
+                                        maxReplyBytes: 65_536)
+            let whole = try await transport.send(request, timeout: .seconds(60))
+            #expect(whole.body.count == 65_536)
+            await #expect(throws: ReplyTooLarge(limit: 65_536)) { try await transport.send(request, timeout: .seconds(60)) }
+        }
+    }
+
+    /// Foundation on Linux has wedged a session after a task was cancelled in the middle of its body:
+    /// the next request on it never finished. Every reply given up here is followed by one that must
+    /// come back whole, several at once.
+    @Test("requests after replies given up are answered as before")
+    func laterRequestsAreAnswered() async throws {
+        try await withVendorServer { server in
+            let path = Fixtures.retenoPath()
+            let good = VendorServer.Step(body: Fixtures.retenoReply(prefix: "p", count: 3))
+            let rounds = 12
+            var steps: [VendorServer.Step] = []
+            for round in 0..<rounds {
+                steps.append(.init(endless: round.isMultiple(of: 2) ? .chunked : .announced, rate: Self.rate))
+                steps.append(contentsOf: [good, good, good])
+            }
+            try await server.route(path, steps, otherwise: .init(status: 500))
+            let client = Self.client()
+            var outcomes: [String] = []
+            for _ in 0..<rounds {
+                let given = await Self.fetch(client, server)
+                outcomes.append(given.failure?.kind.description ?? "read")
+                let later = await withTaskGroup(of: Result<Int, NoWidgets>.self) { group in
+                    for _ in 0..<3 { group.addTask { await Self.fetch(client, server) } }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+                outcomes.append(contentsOf: later.map { $0.success.map { "\($0) products" } ?? "\($0)" })
+            }
+            let expected = Array(repeating: ["tooLarge", "3 products", "3 products", "3 products"], count: rounds).flatMap { $0 }
+            #expect(outcomes == expected)
+            #expect(try await Self.sendingStops(server, path).underWay == 0)
+        }
+    }
+}
+
+extension Result {
+    var success: Success? { if case .success(let value) = self { value } else { nil } }
+    var failure: Failure? { if case .failure(let error) = self { error } else { nil } }
+}
