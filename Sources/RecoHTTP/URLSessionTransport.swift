@@ -6,10 +6,10 @@ import FoundationNetworking
 /// The HTTP transport over Foundation's `URLSession`: no cookies or cache, a per-request timeout,
 /// cancellation that aborts the request, and a bound on how much of a reply is read.
 ///
-/// A reply's body is read as it arrives, and given up (``ReplyTooLarge``) as soon as it passes the
-/// request's ``VendorRequest/maxReplyBytes`` or the transport's ``maxReplyBytes``, whichever is smaller,
-/// or at once when its announced length says it will: a vendor's reply cannot make the process hold
-/// more than that, however long it streams.
+/// A reply's body is read as it arrives, and given up (``TransportError/Kind/replyTooLarge``) as soon as
+/// it passes the request's ``VendorRequest/maxReplyBytes`` or the transport's ``maxReplyBytes``,
+/// whichever is smaller, or at once when its announced length says it will: a vendor's reply cannot
+/// make the process hold more than that, however long it streams.
 ///
 /// The caller is answered as soon as the answer is known (a whole reply, the limit passed, its timeout,
 /// its task cancelled), never later because of Foundation: on Linux a data task cancelled in the middle
@@ -60,8 +60,8 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
     /// can fail as timed out at once, a prompt reply notwithstanding (seen under load). So URLSession
     /// gets whole seconds (at least one) as a backstop, and the timeout itself is kept here: the request
     /// races a timer, and the loser is cancelled.
-    /// - Throws: ``ReplyTooLarge`` past the limit; Foundation's `URLError`s otherwise; `CancellationError`
-    ///   when the calling task is cancelled.
+    /// - Throws: ``TransportError`` (``TransportError/Kind/replyTooLarge``) past the limit; Foundation's
+    ///   `URLError`s otherwise; `CancellationError` when the calling task is cancelled.
     public func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
@@ -141,7 +141,7 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
                 return response.expectedContentLength > Int64(limit) ? limit : nil
             }
             completionHandler(.allow)
-            if let tooLarge { abandon(dataTask, with: ReplyTooLarge(limit: tooLarge), in: session) }
+            if let tooLarge { abandon(dataTask, with: TransportError.replyTooLarge(limit: tooLarge), in: session) }
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -152,7 +152,7 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
                 pending[id]?.body.append(data)
                 return nil
             }
-            if let overLimit { abandon(dataTask, with: ReplyTooLarge(limit: overLimit), in: session) }
+            if let overLimit { abandon(dataTask, with: TransportError.replyTooLarge(limit: overLimit), in: session) }
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -191,15 +191,4 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
             if let session { retire(session) }
         }
     }
-}
-
-/// A vendor's reply whose body would pass the most bytes the transport reads.
-public struct ReplyTooLarge: Error, CustomStringConvertible, Equatable, Sendable {
-    /// The limit, in bytes.
-    public var limit: Int
-
-    /// The error for a reply over `limit` bytes.
-    public init(limit: Int) { self.limit = limit }
-
-    public var description: String { "the reply is larger than \(limit) bytes" }
 }

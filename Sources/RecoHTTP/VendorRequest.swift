@@ -12,7 +12,7 @@ public struct VendorRequest: Sendable, Hashable {
     /// The body bytes (empty for none).
     public var body: Data
     /// The most bytes of the reply's body the transport reads, if fewer than its own limit
-    /// (``URLSessionTransport/maxReplyBytes``); past them it gives up with ``ReplyTooLarge``.
+    /// (``URLSessionTransport/maxReplyBytes``); past them it gives up with ``TransportError/Kind/replyTooLarge``.
     public var maxReplyBytes: Int?
 
     /// A request.

@@ -103,7 +103,7 @@ struct ReplySizeTests {
                                         maxReplyBytes: 65_536)
             let whole = try await transport.send(request, timeout: .seconds(60))
             #expect(whole.body.count == 65_536)
-            await #expect(throws: ReplyTooLarge(limit: 65_536)) { try await transport.send(request, timeout: .seconds(60)) }
+            await #expect(throws: TransportError.replyTooLarge(limit: 65_536)) { try await transport.send(request, timeout: .seconds(60)) }
         }
     }
 

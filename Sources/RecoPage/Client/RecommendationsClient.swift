@@ -182,7 +182,7 @@ public final class RecommendationsClient: @unchecked Sendable {
             reply = try await transport.send(http, timeout: timeout)
         } catch is CancellationError {
             return .failure(.outOfBudget(vendor, budget: timeout))
-        } catch is ReplyTooLarge {
+        } catch let error as TransportError where error.kind == .replyTooLarge {
             return .failure(.tooLarge(vendor, limit: maxReplyBytes))
         } catch {
             return .failure(.network(vendor, error))

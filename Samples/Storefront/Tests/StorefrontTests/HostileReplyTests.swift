@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import RecoTracking
 import Testing
 @testable import StorefrontKit
 
@@ -90,7 +91,7 @@ struct HostileReplyTests {
     @Test(arguments: [false, true])
     func aLargeReplyIsCutOffByTheURLSessionTransportToo(streamed: Bool) async throws {
         let reply = ScriptedReply(body: Data(repeating: 0x20, count: 20 << 20), chunkSize: streamed ? 256 << 10 : nil)
-        try await Harness.run(behaviour: .init(segmentifyReply: reply), transport: CappedURLSessionTransport()) { client, harness in
+        try await Harness.run(behaviour: .init(segmentifyReply: reply), transport: URLSessionTransport(maxReplyBytes: VendorSettings.defaultMaxReplyBytes)) { client, harness in
             let page = try await client.page("/products/100900")
             #expect(page.status == .ok)
             #expect(page.attribute("data-reco-vendor") == ["reteno"])

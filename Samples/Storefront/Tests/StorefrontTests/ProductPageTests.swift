@@ -12,7 +12,7 @@ struct ProductPageTests {
     func pageCarriesTheVendorsBlocksWithTrackingAttributes(transport: String) async throws {
         let transport: any Transport = switch transport {
         case "ahc": AsyncHTTPClientTransport()
-        case "urlsession": CappedURLSessionTransport()
+        case "urlsession": URLSessionTransport(maxReplyBytes: VendorSettings.defaultMaxReplyBytes)
         default: URLSessionTransport.shared
         }
         try await Harness.run(transport: transport) { client, _ in

@@ -28,7 +28,7 @@ public struct StorefrontOptions: Sendable, Equatable {
     public var clickLifetimeSeconds = 3600
     /// How long shutting down may spend delivering events, in seconds.
     public var drainSeconds = 5
-    /// The HTTP client for vendors: `ahc` (AsyncHTTPClient) or `urlsession` (``CappedURLSessionTransport``).
+    /// The HTTP client for vendors: `ahc` (AsyncHTTPClient) or `urlsession` (RecoKit's `URLSessionTransport`).
     public var transport = "ahc"
     /// How long a product's blocks are reused between pages, in seconds (0: never).
     public var cacheSeconds = 0

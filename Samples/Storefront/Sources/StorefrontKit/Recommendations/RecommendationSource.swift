@@ -129,13 +129,9 @@ public struct RecommendationSource: Sendable {
         case .outOfBudget:
             logger.warning("\(vendor) did not answer within \(settings.timeout): page rendered without its blocks")
         case .tooLarge:
-            logger.warning("\(vendor) unusable (\(ReplyTooLarge(limit: settings.maxReplyBytes))): page rendered without its blocks")
+            logger.warning("\(vendor) unusable (\(TransportError.replyTooLarge(limit: settings.maxReplyBytes))): page rendered without its blocks")
         case .network:
-            if let tooLarge = reason.networkError as? ReplyTooLarge {
-                logger.warning("\(vendor) unusable (\(tooLarge)): page rendered without its blocks")
-            } else {
-                logger.warning("\(vendor) unreachable (\(Self.brief(reason.networkError ?? reason))): page rendered without its blocks")
-            }
+            logger.warning("\(vendor) unreachable (\(Self.brief(reason.networkError ?? reason))): page rendered without its blocks")
         case .httpStatus:
             logger.warning("\(vendor) answered HTTP \(reason.status ?? 0): page rendered without its blocks")
         default:

@@ -37,7 +37,7 @@ public enum StorefrontServer {
             retenoAccessKey: options.retenoAccessKey, retenoVariant: try RetenoVariantId(options.retenoVariant),
             timeout: .milliseconds(options.timeoutMilliseconds), maxReplyBytes: options.maxReplyKilobytes * 1024)
         let transport: any Transport = options.transport == "urlsession"
-            ? CappedURLSessionTransport(maxReplyBytes: settings.maxReplyBytes) : AsyncHTTPClientTransport(maxReplyBytes: settings.maxReplyBytes)
+            ? URLSessionTransport(maxReplyBytes: settings.maxReplyBytes) : AsyncHTTPClientTransport(maxReplyBytes: settings.maxReplyBytes)
         let tracking = try StorefrontTracking(directory: options.journal, settings: settings, transport: transport)
         services.append(TrackingService(tracking: tracking, drain: .seconds(options.drainSeconds)))
         let cache = options.cacheSeconds > 0 ? RecommendationsCache(timeToLive: .seconds(options.cacheSeconds)) : nil

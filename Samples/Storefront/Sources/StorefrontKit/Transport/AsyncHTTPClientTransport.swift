@@ -7,8 +7,9 @@ import RecoTracking
 /// already has at hand: one protocol conformance, and both the page's recommendation requests and
 /// the trackers use it. (RecoKit's own `URLSessionTransport` works too: `--transport urlsession`.)
 ///
-/// A reply's body is read as it streams in and given up (``ReplyTooLarge``) as soon as it passes
-/// ``maxReplyBytes``, or at once when its `Content-Length` says it will: a hostile or broken vendor
+/// A reply's body is read as it streams in and given up (RecoKit's `TransportError`, kind
+/// `replyTooLarge`) as soon as it passes ``maxReplyBytes`` (or the request's own `maxReplyBytes`,
+/// when smaller), or at once when its `Content-Length` says it will: a hostile or broken vendor
 /// cannot make the server hold more than that for one reply.
 public struct AsyncHTTPClientTransport: Transport {
     let client: HTTPClient
@@ -23,7 +24,7 @@ public struct AsyncHTTPClientTransport: Transport {
     }
 
     /// Sends `request` and reads its reply, at most ``maxReplyBytes`` of body, within `timeout`.
-    /// - Throws: ``ReplyTooLarge`` past the limit; AsyncHTTPClient's errors otherwise.
+    /// - Throws: `TransportError.replyTooLarge` past the limit; AsyncHTTPClient's errors otherwise.
     public func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
         var http = HTTPClientRequest(url: request.url.absoluteString)
         http.method = .RAW(value: request.method)
@@ -31,23 +32,15 @@ public struct AsyncHTTPClientTransport: Transport {
         if !request.body.isEmpty { http.body = .bytes(ByteBuffer(bytes: request.body)) }
         let (seconds, attoseconds) = timeout.components
         let response = try await client.execute(http, timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+        let limit = min(maxReplyBytes, max(1, request.maxReplyBytes ?? .max))
         let body: ByteBuffer
         do {
-            body = try await response.body.collect(upTo: maxReplyBytes)
+            body = try await response.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
-            throw ReplyTooLarge(limit: maxReplyBytes)
+            throw TransportError.replyTooLarge(limit: limit)
         }
         var headers: [String: String] = [:]
         for header in response.headers { headers[header.name] = header.value }
         return TrackingReply(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
     }
-}
-
-/// A vendor's reply was larger than the server reads.
-public struct ReplyTooLarge: Error, CustomStringConvertible, Equatable {
-    /// The limit it passed, in bytes.
-    public let limit: Int
-
-    /// "the reply is larger than N bytes".
-    public var description: String { "the reply is larger than \(limit) bytes" }
 }
