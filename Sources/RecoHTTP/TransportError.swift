@@ -1,9 +1,11 @@
+import Foundation
+
 /// Why a transport gave up on a reply.
 ///
 /// ```swift
 /// catch let error as TransportError where error.kind == .replyTooLarge { /* the vendor sent too much */ }
 /// ```
-public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
     /// What kind of failure this is; compare with the static members (`error.kind == .replyTooLarge`).
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         fileprivate let name: String
@@ -25,4 +27,8 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
     }
 
     public var description: String { "the reply is larger than \(limit) bytes" }
+
+    /// The same words as ``description`` (what `localizedDescription` gives, as in a tracker's
+    /// `lastError`).
+    public var errorDescription: String? { description }
 }

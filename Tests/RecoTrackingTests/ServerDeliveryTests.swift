@@ -10,7 +10,7 @@ extension IntegrationSuite {
     @Suite("Delivery against a scripted HTTP server on 127.0.0.1", .serialized)
     struct ServerDeliveryTests {
         func tracker(_ server: ScriptedServer, directory: URL, timeout: Duration = .seconds(1), maxEvents: Int = 100,
-                     flushInterval: Duration = .milliseconds(50)) throws -> Tracker {
+                     flushInterval: Duration = .milliseconds(50), transport: any Transport = URLSessionTransport.shared) throws -> Tracker {
             var configuration = TrackerConfiguration(journal: directory, durability: .batched)
             configuration.flushInterval = flushInterval
             configuration.requestTimeout = timeout
@@ -18,7 +18,7 @@ extension IntegrationSuite {
                                                     configurationDelay: .milliseconds(200))
             configuration.maxBatchEvents = maxEvents
             return try Tracker(destination: SegmentifyDestination(dataCenter: server.base, apiKey: "test-key", origin: "www.shop.example"),
-                               configuration: configuration)
+                               configuration: configuration, transport: transport)
         }
 
         /// Tracks `count` clicks on products `prefix-1…`, returns their ids by product.
@@ -118,6 +118,25 @@ extension IntegrationSuite {
                 try await expectAllArrived(ids, at: server)
                 #expect(try await server.log().filter { $0 == "reset" }.count == 3)
                 #expect(tracker.statistics.deadLettered == 0)
+            }
+        }
+
+        /// A vendor that answers a batch with a body that never ends: the transport gives the reply up at
+        /// its limit, the batch counts as not delivered (nothing is known of its fate) and is sent again,
+        /// and nothing is lost or dead-lettered.
+        @Test func aReplyThatNeverEndsIsGivenUpAndTheBatchIsSentAgain() async throws {
+            try await withServer { server, directory in
+                try await server.script([["endless": true], ["endless": true], ["endless": true]])
+                let tracker = try tracker(server, directory: directory, timeout: .seconds(30),
+                                          transport: URLSessionTransport(maxReplyBytes: 1 << 20))
+                let ids = try await trackClicks(tracker, count: 120)
+                await tracker.waitUntilDelivered()
+                _ = await tracker.shutdown(deadline: .seconds(5))
+                try await expectAllArrived(ids, at: server)
+                #expect(try await server.log().filter { $0 == "endless" }.count == 3)
+                #expect(tracker.statistics.deadLettered == 0)
+                #expect(tracker.statistics.retried >= 3)
+                #expect(tracker.statistics.lastError == "network: the reply is larger than 1048576 bytes")
             }
         }
 

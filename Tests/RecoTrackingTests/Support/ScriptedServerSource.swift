@@ -3,7 +3,8 @@
 /// It stores Segmentify arrays and Reteno `{"events":[…]}` bodies as flat events and follows a script
 /// of replies, one step per events request: `{"status":503}`, `{"status":429,"retryAfter":"2"}`,
 /// `{"delay":1.5}` (slow reply), `{"reset":true}` (connection reset, nothing stored),
-/// `{"storeThenReset":true}` (stored, then the reply is lost). With no step left it stores and answers
+/// `{"storeThenReset":true}` (stored, then the reply is lost), `{"endless":true}` (nothing stored, and a
+/// 200 whose body of spaces never ends, 100 MB a second, no length announced). With no step left it stores and answers
 /// 200 `{"statusCode":"SUCCESS"}`. `POST /_config` sets `bad` (product ids whose batches get 400
 /// `{"statusCode":"BAD_INPUT"}`, or the `badCode` and `badMessage` configured), `down` (reset every
 /// connection) and `delay` (seconds every events reply waits). `GET /_received` answers every
@@ -64,6 +65,26 @@ class Handler(BaseHTTPRequestHandler):
             pass
         self.connection.close()
 
+    def endless(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        piece = b" " * 65536
+        framed = b"%x\r\n" % len(piece) + piece + b"\r\n"
+        started = time.monotonic()
+        sent = 0
+        try:
+            while True:
+                ahead = sent / 100e6 - (time.monotonic() - started)
+                if ahead > 0:
+                    time.sleep(ahead)
+                self.wfile.write(framed)
+                sent += len(piece)
+        except OSError:
+            pass
+        self.close_connection = True
+
     def finish(self):
         try:
             BaseHTTPRequestHandler.finish(self)
@@ -101,6 +122,10 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 log.append("reset")
             return self.reset()
+        if step.get("endless"):
+            with lock:
+                log.append("endless")
+            return self.endless()
         if "delay" in step:
             time.sleep(step["delay"])
         elif config["delay"]:
