@@ -51,7 +51,9 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
     }
 
     deinit {
-        session.invalidateAndCancel()
+        // Off this thread, for the reason `Replies.abandon` gives.
+        let session = self.session
+        DispatchQueue.global().async { session.invalidateAndCancel() }
     }
 
     /// Sends `request`; gives up with `URLError(.timedOut)` when no whole reply has come within `timeout`.
@@ -91,7 +93,7 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
             session = URLSession(configuration: configuration, delegate: replies, delegateQueue: nil)
             return abandoned
         }
-        retired?.finishTasksAndInvalidate()
+        if let retired { DispatchQueue.global().async { retired.finishTasksAndInvalidate() } }
     }
 
     /// The sessions' delegate: gathers each task's body up to its limit and answers its caller once.
@@ -187,7 +189,10 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
                 return continuation
             }
             continuation?.resume(throwing: error)
-            task.cancel()
+            // Off the caller's thread: this Foundation's `cancel()` waits for the task's work queue, which
+            // a reply streaming in fast can hold for as long as it streams (seen with a 301 whose body had
+            // no end: the caller, cancelling at its timeout, waited with it).
+            DispatchQueue.global().async { task.cancel() }
             if let session { retire(session) }
         }
     }

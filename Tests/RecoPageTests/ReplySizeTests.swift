@@ -140,6 +140,55 @@ struct ReplySizeTests {
     }
 }
 
+/// A 3xx reply whose body has no end, which Foundation on Linux gathers itself (it keeps a redirect's
+/// body, whatever the delegate says) on the work queue that every URLSession of the process shares,
+/// copying all of it for each piece: that queue is then busy for as long as the body comes, and
+/// `URLSessionTask.cancel()` waits for it. The transport must still answer its caller at the timeout.
+/// Run in a child process of its own, since every URLSession of the process stalls while it streams.
+@Suite("Reply size: a redirect without end")
+struct RedirectWithoutEndTests {
+    static let isChild = ProcessInfo.processInfo.environment["RECOKIT_REDIRECT_CHILD"] == "1"
+
+    @Test("the caller is answered at its timeout (in the child)", .enabled(if: isChild))
+    func theCallerIsAnswered() async throws {
+        try await withVendorServer { server in
+            try await server.route("/moved", otherwise: .init(status: 301, endless: .chunked, rate: 10_000_000))
+            let transport = URLSessionTransport(maxReplyBytes: 1 << 20)
+            let request = VendorRequest(method: "GET", url: server.base.appendingPathComponent("/moved"), headers: [], body: Data())
+            await #expect(throws: URLError.self) { try await transport.send(request, timeout: .seconds(2)) }
+            print("answered")
+        }
+    }
+
+    #if os(Linux)
+    @Test("the caller is answered at its timeout", .enabled(if: !isChild))
+    func inAChildProcess() async throws {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        child.arguments = ["--testing-library", "swift-testing", "--filter", "RedirectWithoutEndTests/theCallerIsAnswered"]
+        child.environment = ProcessInfo.processInfo.environment.merging(["RECOKIT_REDIRECT_CHILD": "1"]) { _, new in new }
+        // A file, not a pipe: a child killed here leaves its stand-in vendor holding what it inherited.
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("recokit-redirect-child-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
+        let output = try FileHandle(forWritingTo: log)
+        defer { try? output.close() }
+        child.standardOutput = output
+        child.standardError = output
+        try child.run()
+        // The request's timeout is 2 s; a minute is for a machine busy with the rest of the suite.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while child.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        let answered = !child.isRunning
+        if !answered { kill(child.processIdentifier, SIGKILL) }
+        child.waitUntilExit()
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(answered, "the caller was still waiting a minute after its 2-s timeout")
+        #expect(child.terminationStatus == 0 && text.contains("answered"), "\(text.suffix(2000))")
+    }
+    #endif
+}
+
 extension Result {
     var success: Success? { if case .success(let value) = self { value } else { nil } }
     var failure: Failure? { if case .failure(let error) = self { error } else { nil } }
