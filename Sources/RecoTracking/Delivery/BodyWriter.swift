@@ -238,7 +238,7 @@ public struct BodyWriter: Sendable {
         /// The time as ``InteractionTime/iso8601(_:)`` writes it (`2024-05-01T12:34:56Z`), without quotes.
         public mutating func appendISO8601(milliseconds: Int64) {
             // The same rounding as the event's `Date` gives (seconds since 1970, rounded down).
-            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            let date = RecordWriter.date(milliseconds: milliseconds)
             let (year, month, day, secondOfDay) = InteractionTime.calendarFields(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
             guard (0...9999).contains(year) else {
                 var text = InteractionTime.iso8601(date) // at most 32 bytes: within any record's room

@@ -114,7 +114,7 @@ enum EventCodec {
         let interaction = Interaction(kind: kind, instanceId: strings[0] ?? "", interactionId: strings[1] ?? "",
                                       productId: strings[2], position: position == 0 ? nil : Int(truncatingIfNeeded: position - 1), searchPhase: phase,
                                       context: context,
-                                      occurred: Date(timeIntervalSince1970: Double(Int64(bitPattern: millis)) / 1000),
+                                      occurred: RecordWriter.date(milliseconds: Int64(bitPattern: millis)),
                                       forcePush: flags & 1 != 0, vendorEvent: vendorEvent)
         return TrackedEvent(id: EventID(run: run, sequence: sequence), interaction: interaction)
     }

@@ -212,7 +212,7 @@ public struct EventRecord: Sendable {
     /// Whether the interaction asked to be sent at once.
     public var forcePush: Bool { flags & 1 != 0 }
     /// When it happened.
-    public var occurred: Date { Date(timeIntervalSince1970: Double(occurredMilliseconds) / 1000) }
+    public var occurred: Date { RecordWriter.date(milliseconds: occurredMilliseconds) }
 
     /// The block's instance id (Reteno's variant), nil when absent.
     public var instanceId: Range<Int>? { range(.instanceId) }

@@ -54,6 +54,12 @@ struct RecordWriter {
         return UInt64(bitPattern: Int64(millis.isNaN ? 0 : min(max(millis, -9.2e18), 9.2e18)))
     }
 
+    /// The time a record's milliseconds since 1970 stand for: the inverse of ``milliseconds(of:)``, which
+    /// takes this `Date` back to the same milliseconds (`RecordTimeTests`).
+    static func date(milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
     /// Bytes of a varint.
     static func size(of number: UInt64) -> Int { number < 0x80 ? 1 : (64 - number.leadingZeroBitCount + 6) / 7 }
 

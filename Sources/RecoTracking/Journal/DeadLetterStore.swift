@@ -181,7 +181,7 @@ final class DeadLetterStore: @unchecked Sendable {
             let reason = String(decoding: body[4..<(4 + length)], as: UTF8.self)
             let millis = RecordFrame.readUInt64(body, 4 + length)
             let payload = Array(body[(12 + length)...])
-            let at = Date(timeIntervalSince1970: Double(Int64(bitPattern: millis)) / 1000)
+            let at = RecordWriter.date(milliseconds: Int64(bitPattern: millis))
             letters.append((DeadLetter(event: event, reason: reason, at: at), payload))
         }
         unreadable += stretches.map { stretch in
