@@ -17,12 +17,15 @@ import FoundationNetworking
 /// the session that had to give up a reply past its limit is retired (it finishes what it has under
 /// way) and later requests go to a fresh one.
 ///
-/// One limit is Foundation's on Linux and cannot be mended from here: a body that comes faster than
+/// Two limits are Foundation's on Linux and cannot be mended from here. A body that comes faster than
 /// about 300 MB a second on one connection (a peer on the same machine) can keep Foundation from ever
-/// carrying out the cancellation, and its queue of chunks for the delegate then grows without bound.
-/// Up to 200 MB a second, measured, the transfer stops within milliseconds of the limit. A server that
-/// fetches from peers it does not trust on a local network should bring a transport of its own (the
-/// Storefront sample's over AsyncHTTPClient reads with backpressure).
+/// carrying out the cancellation, and its queue of chunks for the delegate then grows without bound;
+/// up to 200 MB a second, measured, the transfer stops within milliseconds of the limit. And a 3xx
+/// reply's body never reaches the delegate: Foundation gathers it itself, so only the request's timeout
+/// bounds it, and while it streams the work queue all of the process's sessions share is busy copying
+/// it (the caller is still answered at its timeout; other requests wait). A server that fetches from
+/// peers it does not trust should bring a transport of its own (the Storefront sample's over
+/// AsyncHTTPClient reads with backpressure).
 public final class URLSessionTransport: Transport, @unchecked Sendable {
     /// The transport all trackers and clients share unless given another.
     public static let shared = URLSessionTransport()
