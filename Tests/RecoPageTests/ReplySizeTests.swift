@@ -9,10 +9,11 @@ import Testing
 @Suite("Reply size")
 struct ReplySizeTests {
     static let limit = 1 << 20
-    /// How fast the endless replies come: 100 MB a second on one connection, a vendor on a fast network.
-    /// (Over loopback at full speed, 300 MB/s and more, Foundation on Linux falls behind: see
-    /// `URLSessionTransport`.)
-    static let rate = 100_000_000
+    /// How fast the endless replies come: 25 MB a second on one connection, a vendor on a fast network
+    /// (measured here alone: 25, 100 and 200 MB/s all stop within milliseconds; over loopback at full
+    /// speed, 300 MB/s and more, Foundation on Linux falls behind: see `URLSessionTransport`). The whole
+    /// suite runs beside these tests on two cores, so they do not go near that edge.
+    static let rate = 25_000_000
 
     /// The client for these tests: a transport of its own (so no other test shares its session) and a
     /// reply limit of 1 MiB.

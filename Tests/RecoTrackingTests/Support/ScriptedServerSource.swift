@@ -4,7 +4,7 @@
 /// of replies, one step per events request: `{"status":503}`, `{"status":429,"retryAfter":"2"}`,
 /// `{"delay":1.5}` (slow reply), `{"reset":true}` (connection reset, nothing stored),
 /// `{"storeThenReset":true}` (stored, then the reply is lost), `{"endless":true}` (nothing stored, and a
-/// 200 whose body of spaces never ends, 100 MB a second, no length announced). With no step left it stores and answers
+/// 200 whose body of spaces never ends, 25 MB a second, no length announced). With no step left it stores and answers
 /// 200 `{"statusCode":"SUCCESS"}`. `POST /_config` sets `bad` (product ids whose batches get 400
 /// `{"statusCode":"BAD_INPUT"}`, or the `badCode` and `badMessage` configured), `down` (reset every
 /// connection) and `delay` (seconds every events reply waits). `GET /_received` answers every
@@ -76,7 +76,7 @@ class Handler(BaseHTTPRequestHandler):
         sent = 0
         try:
             while True:
-                ahead = sent / 100e6 - (time.monotonic() - started)
+                ahead = sent / 25e6 - (time.monotonic() - started)
                 if ahead > 0:
                     time.sleep(ahead)
                 self.wfile.write(framed)
