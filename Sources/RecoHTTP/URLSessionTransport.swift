@@ -121,12 +121,14 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     let cancelled = lock.withLock { () -> Bool in
-                        guard pending[id]?.cancelled == false else { return true }
+                        guard pending[id]?.cancelled == false else {
+                            pending.removeValue(forKey: id)
+                            return true
+                        }
                         pending[id]?.continuation = continuation
                         return false
                     }
                     if cancelled {
-                        lock.withLock { _ = pending.removeValue(forKey: id) }
                         continuation.resume(throwing: CancellationError())
                     } else {
                         task.resume()
