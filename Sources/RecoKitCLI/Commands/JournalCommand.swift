@@ -39,7 +39,7 @@ enum JournalCommand: Command {
         // Damage found that may have cost events fails the run that finds it, repaired or moved away.
         var found = false
         if arguments.flag("repair") {
-            let repaired = try JournalDirectory.repair(directory)
+            let repaired = try JournalDirectory.repair(directory) { _ in }
             found = repaired.mayHaveLostEvents
             for damage in repaired.recovery.damage {
                 let done = damage.bytesSkipped == 0 ? "noted in quarantine.log; an empty segment stands in its place" : "its bytes are in quarantine.log"
@@ -48,22 +48,26 @@ enum JournalCommand: Command {
         }
         if arguments.flag("requeue") {
             // Bytes of the dead-letter file that hold no readable letter go to quarantine.log as it is emptied.
-            let before = try JournalDirectory.inspect(directory)
+            let before = try JournalDirectory.inspect(directory) { _ in }
             found = found || before.mayHaveLostEvents
             let unreadable = before.deadLetterDamage
             let count = try JournalDirectory.requeue(directory)
             Console.out("requeued \(count) dead letters")
             for damage in unreadable { Console.out("quarantined: \(damage); its bytes are in quarantine.log") }
         }
-        let contents = try JournalDirectory.inspect(directory)
+        // The letters are counted, then listed in a second reading: the file may hold millions of them, more
+        // than fit in memory at once.
+        let contents = try JournalDirectory.inspect(directory) { _ in }
         Console.out("pending \(contents.pending)")
-        Console.out("dead-lettered \(contents.deadLetters.count)")
-        for letter in contents.deadLetters {
-            let interaction = letter.event.interaction
-            let kind = interaction.vendorEvent.map { "\($0.vendor) \($0.name)" } ?? interaction.kind.rawValue
-            let what = [kind, interaction.instanceId, interaction.productId ?? interaction.interactionId]
-                .filter { !$0.isEmpty }.joined(separator: " ")
-            Console.out("  \(letter.event.id) \(what): \(letter.reason)")
+        Console.out("dead-lettered \(contents.deadLetterCount)")
+        if contents.deadLetterCount > 0 {
+            _ = try JournalDirectory.inspect(directory) { letter in
+                let interaction = letter.event.interaction
+                let kind = interaction.vendorEvent.map { "\($0.vendor) \($0.name)" } ?? interaction.kind.rawValue
+                let what = [kind, interaction.instanceId, interaction.productId ?? interaction.interactionId]
+                    .filter { !$0.isEmpty }.joined(separator: " ")
+                Console.out("  \(letter.event.id) \(what): \(letter.reason)")
+            }
         }
         for damage in contents.recovery.damage { Console.out("damage: \(damage)") }
         for damage in contents.deadLetterDamage { Console.out("damage: \(damage)") }

@@ -27,9 +27,15 @@ final class DeadLetterStore: @unchecked Sendable {
         var unreadable: [Unreadable]
     }
 
-    init(storage: any JournalStorage, durable: Bool) {
+    /// How many bytes of the file are read at once (more only for one letter longer than that): opening a
+    /// journal, re-queueing and listing its letters hold about this much of the file, not the whole file,
+    /// which grows for as long as a vendor refuses events (about 190 bytes a letter).
+    let window: Int
+
+    init(storage: any JournalStorage, durable: Bool, window: Int = 2 << 20) {
         self.storage = storage
         self.durable = durable
+        self.window = max(1, window)
     }
 
     /// Adds dead letters; written and (when durable) synced before returning.
@@ -68,31 +74,81 @@ final class DeadLetterStore: @unchecked Sendable {
         }
     }
 
-    /// Moves every dead letter back: `enqueue` journals (and commits) them, then they are forgotten (see
-    /// ``remove(readUpTo:)``); returns how many. One re-queue at a time: a second caller waits, then finds
-    /// only letters written since (two at once both journaled every letter, and while the vendor still
-    /// refused them the duplicates doubled with every round).
+    /// Moves every dead letter back: `enqueue` journals (and commits) them, a window of the file's letters
+    /// at a time, then they are forgotten (see ``remove(readUpTo:)``); returns how many. One re-queue at a
+    /// time: a second caller waits, then finds only letters written since (two at once both journaled every
+    /// letter, and while the vendor still refused them the duplicates doubled with every round). When
+    /// `enqueue` fails, the letters journaled before stay dead letters too (delivered twice at worst).
     func requeue(_ enqueue: ([(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) -> Void) throws(TrackingError) -> Int {
         requeueLock.lock()
         defer { requeueLock.unlock() }
-        let (letters, end) = try read()
-        try enqueue(letters)
+        var count = 0
+        let end = try read { (letters: [(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) in
+            try enqueue(letters)
+            count += letters.count
+        }
         try remove(readUpTo: end)
-        return letters.count
+        return count
     }
 
     /// Every dead letter, oldest first, with their journaled payloads.
-    func list() throws(TrackingError) -> [(letter: DeadLetter, payload: [UInt8])] { try read().letters }
+    func list() throws(TrackingError) -> [(letter: DeadLetter, payload: [UInt8])] {
+        while true {
+            var letters: [(letter: DeadLetter, payload: [UInt8])] = []
+            let (_, complete) = try readLetters { (piece: [(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) in letters += piece }
+            // Letters were forgotten while the file was read: read it again as it is now.
+            if complete { return letters }
+        }
+    }
 
     /// Every dead letter, oldest first, with their journaled payloads (for re-queueing), and where the
     /// reading ended: letters added later lie after it (see ``remove(readUpTo:)``).
     func read() throws(TrackingError) -> (letters: [(letter: DeadLetter, payload: [UInt8])], end: ReadMark) {
+        var letters: [(letter: DeadLetter, payload: [UInt8])] = []
+        let end = try read { (piece: [(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) in letters += piece }
+        return (letters, end)
+    }
+
+    /// Every dead letter the file holds now, oldest first, handed to `piece` a window of the file at a time,
+    /// and where the reading ended. Letters added meanwhile lie after it; when letters are forgotten
+    /// meanwhile, the reading stops there, and the mark it returns makes ``remove(readUpTo:)`` do nothing.
+    func read(_ piece: ([(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) -> Void) throws(TrackingError) -> ReadMark {
+        try readLetters(piece).end
+    }
+
+    private func readLetters(_ piece: ([(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) -> Void)
+        throws(TrackingError) -> (end: ReadMark, complete: Bool) {
         lock.lock()
-        defer { lock.unlock() }
-        let bytes = try contents()
-        let (letters, unreadable) = Self.parse(bytes)
-        self.unreadable = unreadable
-        return (letters, ReadMark(size: bytes.count, removals: removals, unreadable: unreadable))
+        let removals = self.removals
+        let size: Int
+        do { size = try fileSize() } catch {
+            lock.unlock()
+            throw error
+        }
+        lock.unlock()
+        var letters: [(letter: DeadLetter, payload: [UInt8])] = []
+        var unreadable: [Unreadable] = []
+        let walk = try walk(size: size, read: { (offset: Int, count: Int) throws(TrackingError) -> [UInt8]? in
+            lock.lock()
+            defer { lock.unlock() }
+            guard self.removals == removals else { return nil }
+            return try readFile(offset: offset, count: count)
+        }, record: { (offset: Int, record: ArraySlice<UInt8>) in
+            if let letter = Self.letter(record) {
+                letters.append(letter)
+            } else {
+                let count = RecordFrame.legacyHeaderSize + record.count
+                unreadable.append(Unreadable(offset: offset, count: count, reason: "the record holds no readable dead letter"))
+            }
+        }, windowEnd: { () throws(TrackingError) in
+            guard !letters.isEmpty else { return }
+            try piece(letters)
+            letters.removeAll(keepingCapacity: true)
+        })
+        unreadable += walk.unreadable
+        unreadable.sort { $0.offset < $1.offset }
+        if walk.complete { lock.withLock { self.unreadable = unreadable } }
+        return (ReadMark(size: size, removals: removals, unreadable: unreadable), walk.complete)
     }
 
     /// Forgets the dead letters a ``read()`` returned (the file's bytes up to its `end`), once they are
@@ -107,19 +163,22 @@ final class DeadLetterStore: @unchecked Sendable {
         defer { lock.unlock() }
         guard end.removals == removals else { return }
         // With no removal since, the file only grew: its first `end.size` bytes are those `read()` parsed.
-        let bytes = try contents()
-        guard !bytes.isEmpty else { return }
-        let forgotten = min(end.size, bytes.count)
-        let entries = end.unreadable.filter { $0.offset + $0.count <= forgotten }.map { stretch in
-            JournalQuarantine.Entry(file: Self.fileName, offset: stretch.offset, bytes: bytes[stretch.offset..<(stretch.offset + stretch.count)],
-                                    reason: stretch.reason)
+        let size = try fileSize()
+        guard size > 0 else { return }
+        let forgotten = min(end.size, size)
+        var entries: [JournalQuarantine.Entry] = []
+        for stretch in end.unreadable where stretch.offset + stretch.count <= forgotten {
+            let bytes = try readFile(offset: stretch.offset, count: stretch.count)
+            entries.append(JournalQuarantine.Entry(file: Self.fileName, offset: stretch.offset, bytes: bytes[...], reason: stretch.reason))
         }
         try JournalQuarantine.add(entries, to: storage)
+        // The letters added since the reading (only they are read: the file may have grown large).
+        let kept = forgotten == size ? [] : try readFile(offset: forgotten, count: size - forgotten)
         do throws(JournalStorageError) {
-            if forgotten == bytes.count {
+            if kept.isEmpty {
                 try storage.truncate(Self.fileName, to: 0)
             } else {
-                try storage.replace(Self.fileName, with: Array(bytes[forgotten...]), durable: durable)
+                try storage.replace(Self.fileName, with: kept, durable: durable)
             }
             removals += 1
         } catch {
@@ -135,25 +194,27 @@ final class DeadLetterStore: @unchecked Sendable {
     func cutOffAWriteCutShort() throws(TrackingError) -> JournalRecoveryReport.Damage? {
         lock.lock()
         defer { lock.unlock() }
-        let bytes = try contents()
-        let stretches = RecordFrame.scan(bytes, segment: 0, from: 0, format: .version1) { _, _ in }
-        guard let last = stretches.last, RecordFrame.isCutShortAppend(last, in: bytes, segment: 0, format: .version1) else { return nil }
+        let walk = try walk(size: try fileSize(), read: { (offset: Int, count: Int) throws(TrackingError) -> [UInt8]? in
+            try readFile(offset: offset, count: count)
+        }, record: { _, _ in }, windowEnd: {})
+        guard let last = walk.unreadable.last, last.isInterruptedWrite, let tail = walk.tail else { return nil }
         let reason = JournalRecoveryReport.Damage.interruptedWrite
-        try JournalQuarantine.add([.init(file: Self.fileName, offset: last.offset, bytes: bytes[last.offset...], reason: reason)], to: storage)
+        let bytes = tail.bytes[(last.offset - tail.base)...]
+        try JournalQuarantine.add([.init(file: Self.fileName, offset: last.offset, bytes: bytes, reason: reason)], to: storage)
         do { try storage.truncate(Self.fileName, to: last.offset) } catch { throw error.trackingError }
         // A reading made before no longer describes the file's bytes: its removal must do nothing.
         removals += 1
         return .init(file: Self.fileName, offset: last.offset, bytesSkipped: last.count, reason: reason)
     }
 
-    /// The file's bytes (none when it does not exist). Called with the lock held.
-    private func contents() throws(TrackingError) -> [UInt8] {
-        do throws(JournalStorageError) {
-            guard let size = try storage.size(Self.fileName) else { return [] }
-            return try storage.read(Self.fileName, offset: 0, count: size)
-        } catch {
-            throw error.trackingError
-        }
+    /// The file's size (0 when it does not exist).
+    private func fileSize() throws(TrackingError) -> Int {
+        do { return try storage.size(Self.fileName) ?? 0 } catch { throw error.trackingError }
+    }
+
+    /// `count` bytes of the file from `offset`.
+    private func readFile(offset: Int, count: Int) throws(TrackingError) -> [UInt8] {
+        do { return try storage.read(Self.fileName, offset: offset, count: count) } catch { throw error.trackingError }
     }
 
     /// A stretch of the file that holds no readable dead letter.
@@ -166,29 +227,72 @@ final class DeadLetterStore: @unchecked Sendable {
         var isInterruptedWrite: Bool { reason == JournalRecoveryReport.Damage.interruptedWrite }
     }
 
-    /// The letters in `bytes`, and the stretches that hold none (damage, or a record that is no letter).
-    private static func parse(_ bytes: [UInt8]) -> (letters: [(letter: DeadLetter, payload: [UInt8])], unreadable: [Unreadable]) {
-        var letters: [(DeadLetter, [UInt8])] = []
+    /// What a walk over the file's first `size` bytes found besides its records: the stretches that hold
+    /// none, the bytes from the first of them on (read whole, see ``walk(size:read:record:windowEnd:)``),
+    /// and whether it reached `size` (`read` may stop it).
+    private struct Walk {
         var unreadable: [Unreadable] = []
-        let stretches = RecordFrame.scan(bytes, segment: 0, from: 0, format: .version1) { offset, record in
-            let body = Array(record)
-            let length = body.count >= 4 ? Int(RecordFrame.readUInt32(body, 0)) : Int.max
-            guard length <= body.count - 12, let event = try? EventCodec.decode(body[(12 + length)...]) else {
-                let count = RecordFrame.legacyHeaderSize + body.count
-                unreadable.append(Unreadable(offset: offset, count: count, reason: "the record holds no readable dead letter"))
-                return
+        var tail: (base: Int, bytes: [UInt8])?
+        var complete = true
+    }
+
+    /// Hands every record in the file's first `size` bytes to `record`, oldest first, reading `window`
+    /// bytes at a time with `read` (which returns nil to stop the walk), and calls `windowEnd` after each
+    /// window's records. While the records are whole, no more than a window (or one record longer than
+    /// that) is held. From the first stretch that holds no record on, the rest is read whole and scanned
+    /// as a journal segment is (after damage, the next valid record is looked for byte by byte).
+    private func walk(size: Int, read: (_ offset: Int, _ count: Int) throws(TrackingError) -> [UInt8]?,
+                      record: (_ offset: Int, _ payload: ArraySlice<UInt8>) -> Void,
+                      windowEnd: () throws(TrackingError) -> Void) throws(TrackingError) -> Walk {
+        var position = 0
+        var span = window
+        while position < size {
+            guard let bytes = try read(position, min(span, size - position)) else { return Walk(complete: false) }
+            var index = 0
+            scanning: while index < bytes.count {
+                switch RecordFrame.frame(in: bytes, at: index, segment: 0, format: .version1) {
+                case .record(let payload, let next):
+                    if payload.first != RecordFrame.paddingMark { record(position + index, payload) }
+                    index = next
+                case .incomplete where position + bytes.count < size:
+                    // A record the window's end cuts: the next window begins with it.
+                    break scanning
+                default:
+                    try windowEnd()
+                    return try walkDamaged(from: position + index, size: size, read: read, record: record, windowEnd: windowEnd)
+                }
             }
-            let reason = String(decoding: body[4..<(4 + length)], as: UTF8.self)
-            let millis = RecordFrame.readUInt64(body, 4 + length)
-            let payload = Array(body[(12 + length)...])
-            let at = RecordWriter.date(milliseconds: Int64(bitPattern: millis))
-            letters.append((DeadLetter(event: event, reason: reason, at: at), payload))
+            try windowEnd()
+            // A record longer than the window: a larger one, until it holds the record.
+            span = index == 0 ? span * 2 : window
+            position += index
         }
-        unreadable += stretches.map { stretch in
+        return Walk()
+    }
+
+    /// The rest of a walk, from the first stretch that holds no record (`base`) to `size`, read whole.
+    private func walkDamaged(from base: Int, size: Int, read: (_ offset: Int, _ count: Int) throws(TrackingError) -> [UInt8]?,
+                             record: (_ offset: Int, _ payload: ArraySlice<UInt8>) -> Void,
+                             windowEnd: () throws(TrackingError) -> Void) throws(TrackingError) -> Walk {
+        guard let bytes = try read(base, size - base) else { return Walk(complete: false) }
+        let stretches = RecordFrame.scan(bytes, base: base, segment: 0, from: base, format: .version1, record: record)
+        try windowEnd()
+        let unreadable = stretches.map { stretch in
             // A last add cut short by a crash or power loss (never durable: its events stayed pending).
-            let torn = stretch == stretches.last && RecordFrame.isCutShortAppend(stretch, in: bytes, segment: 0, format: .version1)
+            let torn = stretch == stretches.last && RecordFrame.isCutShortAppend(stretch, in: bytes, base: base, segment: 0, format: .version1)
             return Unreadable(offset: stretch.offset, count: stretch.count, reason: torn ? JournalRecoveryReport.Damage.interruptedWrite : stretch.reason)
         }
-        return (letters, unreadable.sorted { $0.offset < $1.offset })
+        return Walk(unreadable: unreadable, tail: (base, bytes))
+    }
+
+    /// The dead letter a record holds, or nil when it holds none.
+    private static func letter(_ record: ArraySlice<UInt8>) -> (letter: DeadLetter, payload: [UInt8])? {
+        let body = Array(record)
+        let length = body.count >= 4 ? Int(RecordFrame.readUInt32(body, 0)) : Int.max
+        guard length <= body.count - 12, let event = try? EventCodec.decode(body[(12 + length)...]) else { return nil }
+        let reason = String(decoding: body[4..<(4 + length)], as: UTF8.self)
+        let millis = RecordFrame.readUInt64(body, 4 + length)
+        let at = RecordWriter.date(milliseconds: Int64(bitPattern: millis))
+        return (DeadLetter(event: event, reason: reason, at: at), Array(body[(12 + length)...]))
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 /// A tracker's journal directory seen from outside a tracker: what it holds, repairing it, and
 /// re-queueing dead letters.
 ///
-/// ``inspect(_:)`` only reads: it creates, changes and deletes nothing, and it fails while a tracker (or
-/// `recokit relay`) has the directory open. ``repair(_:)`` and ``requeue(_:)`` change the directory and
+/// ``inspect(_:eachDeadLetter:)`` only reads: it creates, changes and deletes nothing, and it fails while a tracker (or
+/// `recokit relay`) has the directory open. ``repair(_:eachDeadLetter:)`` and ``requeue(_:)`` change the directory and
 /// need it to themselves.
 ///
 /// ```swift
@@ -16,8 +16,11 @@ public enum JournalDirectory {
     public struct Contents: Sendable {
         /// Events waiting for delivery (a page's record counts its impressions, one event each).
         public var pending: Int
-        /// Events refused, with reasons.
+        /// Events refused, with reasons, oldest first (none when they were handed to an `eachDeadLetter`
+        /// instead, see ``JournalDirectory/inspect(_:eachDeadLetter:)``).
         public var deadLetters: [DeadLetter]
+        /// How many dead letters the directory holds.
+        public var deadLetterCount: Int
         /// What reading the journal found (damage, a checkpoint that could not be used).
         public var recovery: JournalRecoveryReport
         /// Bytes of segment files.
@@ -31,20 +34,25 @@ public enum JournalDirectory {
     }
 
     /// Reads the directory without changing it: damage is reported, not repaired.
+    ///
+    /// The dead letters are kept in ``Contents/deadLetters``, or, when `eachDeadLetter` is given, handed
+    /// to it one by one as they are read, oldest first, and not kept: the dead letters' file grows for as
+    /// long as a vendor refuses events, and reading it so holds a few megabytes of it at a time.
     /// - Throws: ``TrackingError`` when the directory does not exist, is not a journal (it holds no
     ///   segment, checkpoint, dead-letter or quarantine file), or is in use by a tracker.
-    public static func inspect(_ directory: URL) throws(TrackingError) -> Contents {
-        try open(directory, mode: .readOnly)
+    public static func inspect(_ directory: URL, eachDeadLetter: ((DeadLetter) -> Void)? = nil) throws(TrackingError) -> Contents {
+        try open(directory, mode: .readOnly, eachDeadLetter: eachDeadLetter)
     }
 
     /// Opens the directory as a tracker would and repairs what it finds: damaged stretches are copied to
     /// `quarantine.log`, each damaged segment is written anew with only the records still to deliver
     /// (so the records after the damage are delivered, and the next inspection finds none), delivered
     /// segments are deleted, and a dead-letter write cut short by a crash is cut off (into quarantine).
-    /// Returns what it found, as ``inspect(_:)`` would have.
+    /// Returns what it found, as ``inspect(_:eachDeadLetter:)`` would have (the dead letters handed to
+    /// `eachDeadLetter` when given).
     @discardableResult
-    public static func repair(_ directory: URL) throws(TrackingError) -> Contents {
-        try open(directory, mode: .repair)
+    public static func repair(_ directory: URL, eachDeadLetter: ((DeadLetter) -> Void)? = nil) throws(TrackingError) -> Contents {
+        try open(directory, mode: .repair, eachDeadLetter: eachDeadLetter)
     }
 
     /// Moves every dead letter back to pending (same ids); returns how many. A crash in between can
@@ -62,15 +70,24 @@ public enum JournalDirectory {
         }
     }
 
-    private static func open(_ directory: URL, mode: Journal.OpenMode) throws(TrackingError) -> Contents {
+    private static func open(_ directory: URL, mode: Journal.OpenMode, eachDeadLetter: ((DeadLetter) -> Void)?) throws(TrackingError) -> Contents {
         let storage = try journalStorage(directory)
         var (journal, report) = try Journal.open(storage: storage, durability: .strict, maxBytes: .max, segmentBytes: 8 << 20, mode: mode)
         defer { journal.close() }
         let store = DeadLetterStore(storage: storage, durable: true)
         if mode == .repair, let cut = try store.cutOffAWriteCutShort() { report.damage.append(cut) }
-        let letters = try store.list().map(\.letter)
+        var count = 0
+        var kept: [DeadLetter] = []
+        _ = try store.read { (letters: [(letter: DeadLetter, payload: [UInt8])]) in
+            count += letters.count
+            if let eachDeadLetter {
+                for letter in letters { eachDeadLetter(letter.letter) }
+            } else {
+                kept += letters.map(\.letter)
+            }
+        }
         let lost = report.damage.contains { !$0.isInterruptedWrite } || store.unreadable.contains { !$0.isInterruptedWrite }
-        return Contents(pending: report.pendingEvents, deadLetters: letters, recovery: report,
+        return Contents(pending: report.pendingEvents, deadLetters: kept, deadLetterCount: count, recovery: report,
                         journalBytes: journal.withState { $0.segments.reduce(0) { $0 + $1.size } }, deadLetterDamage: store.damage,
                         mayHaveLostEvents: lost)
     }

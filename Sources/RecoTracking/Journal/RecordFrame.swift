@@ -211,17 +211,20 @@ enum RecordFrame {
     /// begin inside a block after bytes that were written. (A last record whose own last bytes are zeros
     /// and cross a block boundary, damaged before them, looks like a cut-short append: the one shape of
     /// damage this may take for one.)
-    static func isCutShortAppend(_ stretch: BadStretch, in bytes: [UInt8], segment: UInt64, format: Format) -> Bool {
-        guard stretch.atEnd, stretch.offset + stretch.count == bytes.count else { return false }
-        var written = bytes.count
-        while written > stretch.offset, bytes[written - 1] == 0 { written -= 1 }
+    /// `bytes` start at `base` in the file (the stretch's offset is the file's).
+    static func isCutShortAppend(_ stretch: BadStretch, in bytes: [UInt8], base: Int = 0, segment: UInt64, format: Format) -> Bool {
+        let fileEnd = base + bytes.count
+        guard stretch.atEnd, stretch.offset + stretch.count == fileEnd, stretch.offset >= base else { return false }
+        var written = fileEnd
+        while written > stretch.offset, bytes[written - 1 - base] == 0 { written -= 1 }
         if written == stretch.offset { return true }
         // The blocks a file system writes are 512 bytes at the least: unwritten ones begin at a multiple.
         let unwritten = (written + blockSize - 1) / blockSize * blockSize
-        let end = min(unwritten, bytes.count)
+        let end = min(unwritten, fileEnd)
         // As if the file ended there: one frame begun, not finished (the stretch alone is read, standing at
         // its place in the segment: not a copy of the whole segment).
-        if case .incomplete = frame(in: Array(bytes[stretch.offset..<end]), at: 0, base: stretch.offset, segment: segment, format: format) {
+        if case .incomplete = frame(in: Array(bytes[(stretch.offset - base)..<(end - base)]), at: 0, base: stretch.offset, segment: segment,
+                                    format: format) {
             return true
         }
         return false

@@ -80,8 +80,13 @@ struct JournalSimulation {
         uniform = Int.random(in: 0..<4, using: &random) == 0
         storage = FaultyStorage(seed: seed ^ 0xA5A5)
         (journal, _) = try Journal.open(storage: storage, durability: durability, maxBytes: 1 << 30, segmentBytes: segmentBytes)
-        deadLetters = DeadLetterStore(storage: storage, durable: true)
+        deadLetters = DeadLetterStore(storage: storage, durable: true, window: Self.deadLetterWindow(seed: seed))
     }
+
+    /// How much of the dead letters' file its store reads at once: most letters are longer than the first two,
+    /// which make it read a letter in growing windows; the last is the default, the whole file here. From the
+    /// seed alone, not its random numbers, so that each seed's schedule stays the one it was.
+    private static func deadLetterWindow(seed: UInt64) -> Int { [40, 150, 1_000, 2 << 20][Int((seed >> 3) % 4)] }
 
     private var isStrict: Bool { durability == .strict }
 
@@ -375,7 +380,7 @@ struct JournalSimulation {
                 throw fail("after nothing but crashes and power losses, recovery reported damage other than a torn tail: \(damage)")
             }
             mayGarble = false
-            deadLetters = DeadLetterStore(storage: storage, durable: true)
+            deadLetters = DeadLetterStore(storage: storage, durable: true, window: Self.deadLetterWindow(seed: seed))
             // As a tracker opening the journal does: a dead-letter write cut short is cut off (never a letter
             // whose add returned: the end check finds every one of those in the file).
             do {
