@@ -1,0 +1,333 @@
+import Foundation
+import Testing
+@testable import RecoTracking
+import RecoKit
+import RecoKitTesting
+
+/// The dead letters' file is read a window at a time (it grows for as long as a vendor refuses events).
+/// Whatever the window, even one byte, the store must read what reading the whole file at once reads: the
+/// same letters in the same order, the same damage, the same write cut short cut off, the same re-queue.
+extension DeadLetterRequeueTests {
+    /// What is done to a file, in order.
+    enum Step: CustomStringConvertible {
+        /// Letters added in one write, with product ids of these lengths.
+        case add([Int])
+        /// Bytes that are no letter (a record this version cannot read, or garbage).
+        case garbage([UInt8])
+        /// A bit flipped at this fraction of the file written so far.
+        case flip(Double, bit: Int)
+        /// What a crash leaves of a last write: part of a letter, or zeros.
+        case cutShort(zeros: Bool, count: Int)
+
+        var description: String {
+            switch self {
+            case .add(let lengths): "add \(lengths.count) letters (ids of \(lengths.min() ?? 0)…\(lengths.max() ?? 0) characters)"
+            case .garbage(let bytes): "\(bytes.count) bytes of garbage"
+            case .flip(let at, let bit): "flip bit \(bit) at \(Int(at * 100))% of the file"
+            case .cutShort(let zeros, let count): zeros ? "\(count) zeros at the end" : "a letter cut short after \(count) bytes"
+            }
+        }
+    }
+
+    /// A file made by `steps`, in a storage of its own.
+    func file(_ steps: [Step]) throws -> FaultyStorage {
+        let storage = FaultyStorage(seed: 1)
+        let store = DeadLetterStore(storage: storage, durable: true)
+        var number = 0
+        let at = Date(timeIntervalSince1970: 1_764_000_000)
+        func letters(_ lengths: [Int]) -> [(payload: ArraySlice<UInt8>, reason: String)] {
+            lengths.map { length in
+                number += 1
+                let product = "P-\(number)-" + String(repeating: "x", count: length)
+                let event = TrackedEvent(id: EventID(run: 5, sequence: UInt64(number)), interaction: Fixtures.click(product, occurred: at))
+                return (EventCodec.encode(event)[...], "HTTP 422: refused \(number)")
+            }
+        }
+        for step in steps {
+            let size = storage.disk.files[DeadLetterStore.fileName]?.content.count ?? 0
+            switch step {
+            case .add(let lengths):
+                try store.add(letters(lengths), at: at)
+            case .garbage(let bytes):
+                _ = try storage.append(DeadLetterStore.fileName, bytes[...])
+            case .flip(let fraction, let bit):
+                if size > 0 { storage.flip(DeadLetterStore.fileName, offset: min(size - 1, Int(Double(size) * fraction)), bit: bit) }
+            case .cutShort(let zeros, let count):
+                if zeros {
+                    _ = try storage.append(DeadLetterStore.fileName, [UInt8](repeating: 0, count: count)[...])
+                } else {
+                    // What adding two more letters writes, cut after `count` bytes.
+                    let scratch = FaultyStorage(seed: 9)
+                    try DeadLetterStore(storage: scratch, durable: true).add(letters([3, 40]), at: at)
+                    let written = try #require(scratch.disk.files[DeadLetterStore.fileName]?.content)
+                    _ = try storage.append(DeadLetterStore.fileName, written.prefix(min(count, written.count - 1)))
+                }
+            }
+        }
+        return storage
+    }
+
+    /// Everything a store reads from one file, in a form to compare.
+    struct Reading {
+        var listed: [String]
+        var damage: [String]
+        var cutOff: Range<Int>?
+        var fileAfterCutOff: [UInt8]
+        var quarantineBytes: Int
+        var requeued: [String]
+        var requeuedPayloads: [[UInt8]]
+        var fileAfterRequeue: [UInt8]
+        var quarantineAfterRequeue: Int
+
+        /// What differs from `other`, said briefly (the letters are long).
+        func differences(from other: Reading) -> [String] {
+            var found: [String] = []
+            func first<T: Equatable>(_ name: String, _ mine: [T], _ theirs: [T]) {
+                guard mine != theirs else { return }
+                let index = zip(mine, theirs).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(mine.count, theirs.count)
+                found.append("\(name) (\(mine.count) against \(theirs.count), first differing at \(index))")
+            }
+            first("letters listed", listed, other.listed)
+            if damage != other.damage { found.append("damage: \(damage) against \(other.damage)") }
+            if cutOff != other.cutOff { found.append("cut off: \(String(describing: cutOff)) against \(String(describing: other.cutOff))") }
+            first("the file after the cut-off", fileAfterCutOff, other.fileAfterCutOff)
+            if quarantineBytes != other.quarantineBytes { found.append("quarantine: \(quarantineBytes) bytes against \(other.quarantineBytes)") }
+            first("letters re-queued", requeued, other.requeued)
+            first("payloads re-queued", requeuedPayloads, other.requeuedPayloads)
+            first("the file after the re-queue", fileAfterRequeue, other.fileAfterRequeue)
+            if quarantineAfterRequeue != other.quarantineAfterRequeue {
+                found.append("quarantine after the re-queue: \(quarantineAfterRequeue) bytes against \(other.quarantineAfterRequeue)")
+            }
+            return found
+        }
+    }
+
+    func reading(_ steps: [Step], window: Int) throws -> Reading {
+        let storage = try file(steps)
+        let store = DeadLetterStore(storage: storage, durable: true, window: window)
+        let describe = { (letter: DeadLetter) in "\(letter.event.id) \(letter.event.interaction.productId ?? "") \(letter.reason) \(letter.at)" }
+        let listed = try store.list().map { describe($0.letter) }
+        let damage = store.damage
+        let cut = try store.cutOffAWriteCutShort()
+        let fileAfterCutOff = storage.disk.files[DeadLetterStore.fileName]?.content ?? []
+        // Entries in quarantine.log carry the time they were written, always as many characters.
+        let quarantine = storage.disk.files[JournalQuarantine.fileName]?.content.count ?? 0
+        var requeued: [String] = []
+        var payloads: [[UInt8]] = []
+        _ = try store.requeue { (letters: [(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) in
+            requeued += letters.map { describe($0.letter) }
+            payloads += letters.map(\.payload)
+        }
+        return Reading(listed: listed, damage: damage, cutOff: cut?.byteRange, fileAfterCutOff: fileAfterCutOff,
+                       quarantineBytes: quarantine, requeued: requeued, requeuedPayloads: payloads,
+                       fileAfterRequeue: storage.disk.files[DeadLetterStore.fileName]?.content ?? [],
+                       quarantineAfterRequeue: storage.disk.files[JournalQuarantine.fileName]?.content.count ?? 0)
+    }
+
+    /// What the whole file holds, read as the store read it before windows: one scan from its first byte.
+    /// The letters' ids, the stretches that hold none (offset and length), and the write cut short at the
+    /// end, if any.
+    func wholeFile(_ steps: [Step]) throws -> (letters: [String], stretches: [Range<Int>], cutShort: Range<Int>?) {
+        let bytes = try file(steps).disk.files[DeadLetterStore.fileName]?.content ?? []
+        var letters: [String] = []
+        var stretches: [Range<Int>] = []
+        let bad = RecordFrame.scan(bytes, segment: 0, from: 0, format: .version1) { offset, record in
+            // A letter: the reason's length, the reason, the time (8 bytes), the journaled event.
+            let body = Array(record)
+            let length = body.count >= 4 ? Int(RecordFrame.readUInt32(body, 0)) : Int.max
+            if length <= body.count - 12, let event = try? EventCodec.decode(body[(12 + length)...]) {
+                letters.append("\(event.id)")
+            } else {
+                stretches.append(offset..<(offset + RecordFrame.legacyHeaderSize + body.count))
+            }
+        }
+        stretches += bad.map { $0.offset..<($0.offset + $0.count) }
+        let cutShort = bad.last.flatMap { last in
+            RecordFrame.isCutShortAppend(last, in: bytes, segment: 0, format: .version1) ? last.offset..<(last.offset + last.count) : nil
+        }
+        return (letters, stretches.sorted { $0.lowerBound < $1.lowerBound }, cutShort)
+    }
+
+    /// Random files (letters from a few bytes to several kilobytes, garbage, flipped bits, a write cut
+    /// short at the end), each read through windows from 1 byte to larger than the file: every reading
+    /// equals the whole file's. Replay one with its seed.
+    @Test(arguments: 1...24)
+    func everyWindowReadsWhatTheWholeFileHolds(round: Int) throws {
+        let seed = 0xD1E7_0000 + UInt64(round)
+        var random = SeededRandom(seed: seed)
+        var steps: [Step] = []
+        for _ in 0..<Int.random(in: 1...6, using: &random) {
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0: steps.append(.garbage((0..<Int.random(in: 1...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }))
+            case 1: steps.append(.flip(Double.random(in: 0..<1, using: &random), bit: Int.random(in: 0..<8, using: &random)))
+            default:
+                steps.append(.add((0..<Int.random(in: 1...40, using: &random)).map { _ in
+                    Int.random(in: 0..<10, using: &random) == 0 ? Int.random(in: 1_000...6_000, using: &random) : Int.random(in: 0...60, using: &random)
+                }))
+            }
+        }
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: steps.append(.cutShort(zeros: true, count: Int.random(in: 1...1_500, using: &random)))
+        case 1: steps.append(.cutShort(zeros: false, count: Int.random(in: 1...200, using: &random)))
+        default: break
+        }
+        let whole = try reading(steps, window: 1 << 40)
+        let expected = try wholeFile(steps)
+        #expect(whole.listed.map { String($0.prefix { $0 != " " }) } == expected.letters, "seed \(seed): \(steps)")
+        let stretches = whole.damage.map { description in
+            // "dead-letters.log: N unreadable bytes at offset O skipped (…)"
+            let words = description.split(separator: " ")
+            let count = Int(words[1]) ?? -1, offset = Int(words[6]) ?? -1
+            return offset..<(offset + count)
+        }
+        #expect(stretches == expected.stretches, "seed \(seed): \(whole.damage) against \(expected.stretches)")
+#expect(whole.cutOff == expected.cutShort, "seed \(seed): \(String(describing: whole.cutOff)) against \(String(describing: expected.cutShort))")
+        let added = steps.reduce(0) { if case .add(let lengths) = $1 { $0 + lengths.count } else { $0 } }
+        let flips = steps.reduce(0) { if case .flip = $1 { $0 + 1 } else { $0 } }
+        // A flip costs the letter it lands in; garbage costs none (the scan finds the next letter after it).
+        #expect(whole.listed.count >= added - flips && whole.listed.count <= added, "seed \(seed): \(steps)")
+        #expect(whole.requeued == whole.listed, "seed \(seed)")
+        for window in [1, 7, 64, 333, 4_096, 65_536] {
+            let differences = try reading(steps, window: window).differences(from: whole)
+            #expect(differences.isEmpty, "seed \(seed), window \(window): \(steps): \(differences)")
+        }
+    }
+}
+
+extension DeadLetterRequeueTests {
+    /// Records the largest read of the dead letters' file, and passes everything on.
+    final class ReadRecordingStorage: JournalStorage, @unchecked Sendable {
+        let storage: FaultyStorage
+        private(set) var largestRead = 0
+        init(_ storage: FaultyStorage) { self.storage = storage }
+        var location: String { storage.location }
+        func lock(exclusive: Bool) throws(JournalStorageError) { try storage.lock(exclusive: exclusive) }
+        func exists() -> Bool { storage.exists() }
+        func list() throws(JournalStorageError) -> [String] { try storage.list() }
+        func size(_ name: String) throws(JournalStorageError) -> Int? { try storage.size(name) }
+        func read(_ name: String, offset: Int, count: Int) throws(JournalStorageError) -> [UInt8] {
+            let bytes = try storage.read(name, offset: offset, count: count)
+            if name == DeadLetterStore.fileName { largestRead = max(largestRead, bytes.count) }
+            return bytes
+        }
+        func append(_ name: String, _ bytes: ArraySlice<UInt8>) throws(JournalStorageError) -> Int { try storage.append(name, bytes) }
+        func sync(_ name: String) throws(JournalStorageError) { try storage.sync(name) }
+        func truncate(_ name: String, to size: Int) throws(JournalStorageError) { try storage.truncate(name, to: size) }
+        func replace(_ name: String, with bytes: [UInt8], durable: Bool) throws(JournalStorageError) {
+            try storage.replace(name, with: bytes, durable: durable)
+        }
+        func remove(_ name: String) throws(JournalStorageError) { try storage.remove(name) }
+        func close() { storage.close() }
+    }
+
+    /// A file without damage, however large, is never read whole: opening it, listing it and re-queueing
+    /// it read at most a window at a time, or twice the longest letter when that is longer (a window grows
+    /// until it holds the letter). Letters of up to 6 KB, windows from 1 byte.
+    @Test(arguments: 1...8)
+    func aFileWithoutDamageIsReadAWindowAtATime(round: Int) throws {
+        let seed = 0xD1E8_0000 + UInt64(round)
+        var random = SeededRandom(seed: seed)
+        let steps: [Step] = (0..<Int.random(in: 2...6, using: &random)).map { _ in
+            .add((0..<Int.random(in: 1...40, using: &random)).map { _ in
+                Int.random(in: 0..<8, using: &random) == 0 ? Int.random(in: 1_000...6_000, using: &random) : Int.random(in: 0...60, using: &random)
+            })
+        }
+        let bytes = try #require(try file(steps).disk.files[DeadLetterStore.fileName]?.content)
+        var longest = 0
+        _ = RecordFrame.scan(bytes, segment: 0, from: 0, format: .version1) { _, record in
+            longest = max(longest, RecordFrame.legacyHeaderSize + record.count)
+        }
+        for window in [1, 64, 1_000, 4_096] {
+            let storage = ReadRecordingStorage(try file(steps))
+            let store = DeadLetterStore(storage: storage, durable: true, window: window)
+            #expect(try store.cutOffAWriteCutShort() == nil)
+            let listed = try store.list().count
+            var requeued = 0
+            _ = try store.requeue { (letters: [(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) in requeued += letters.count }
+            #expect(listed == requeued && requeued > 0)
+            #expect(storage.largestRead <= max(window, 2 * longest),
+                    "seed \(seed), window \(window): read \(storage.largestRead) bytes at once of \(bytes.count) (longest letter \(longest))")
+        }
+    }
+}
+
+extension IntegrationSuite {
+    /// A vendor that refused events for hours leaves a dead-letter file of hundreds of megabytes (about 190
+    /// bytes a letter). A relay starting on it, `recokit journal` listing it and `recokit journal --requeue`
+    /// each held the whole file and every letter read from it (eight times the file's size, measured:
+    /// 1.7 GB for a 200 MB file); a file larger than memory made every start of the relay fail.
+    @Suite("A large dead-letter file is read a window at a time")
+    struct LargeDeadLetterFileTests {
+        /// Peak resident memory of `recokit` with `arguments`, in bytes, polled from /proc while it runs
+        /// (`wait4`'s figure starts at the test process's own, which is far larger).
+        func peakMemory(_ arguments: [String]) throws -> (status: Int32, peak: Int, output: String) {
+            let process = try RelayProcess(arguments)
+            process.closeInput()
+            var peak = 0
+            let status = "/proc/\(process.process.processIdentifier)/status"
+            while process.process.isRunning {
+                if let text = try? String(contentsOfFile: status, encoding: .utf8),
+                   let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                   let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") {
+                    peak = max(peak, kilobytes * 1024)
+                }
+                usleep(2_000)
+            }
+            return (process.wait(), peak, process.stdout)
+        }
+
+        /// A journal directory whose dead-letter file is `copies` copies of `letters` (a version-1 frame
+        /// holds no offset: a copy of a letter is a letter).
+        func directory(_ name: String, letters: [UInt8], copies: Int, in parent: URL) throws -> URL {
+            let directory = parent.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let path = directory.appendingPathComponent(DeadLetterStore.fileName).path
+            #expect(FileManager.default.createFile(atPath: path, contents: nil))
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            for _ in 0..<copies { try handle.write(contentsOf: letters) }
+            return directory
+        }
+
+        @Test func aRelayStartAnInspectionAndARequeueHoldAWindowOfIt() throws {
+            #if os(Linux)
+            let parent = Fixtures.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: parent) }
+            let scratch = parent.appendingPathComponent("scratch")
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            let store = DeadLetterStore(storage: FileJournalStorage(directory: scratch), durable: false)
+            try store.add((1...5_000).map { DeadLetterRequeueTests().letter($0) }, at: Date())
+            let letters = try [UInt8](Data(contentsOf: scratch.appendingPathComponent(DeadLetterStore.fileName)))
+            let copies = (32 << 20) / letters.count
+            let small = try directory("small", letters: letters, copies: 1, in: parent)
+            let large = try directory("large", letters: letters, copies: copies, in: parent)
+            let fileSize = letters.count * copies
+            func relay(_ directory: URL) -> [String] {
+                ["relay", "--journal", directory.path, "--vendor", "segmentify", "--endpoint", "http://127.0.0.1:9", "--api-key", "k",
+                 "--drain", "--deadline", "1"]
+            }
+            var report: [String] = []
+            // Before, the whole file was held (a relay's start: +32 MB here), and every letter read from it
+            // (recokit journal and --requeue: +250 MB). A re-queue's figure includes the journal's, which then
+            // holds 170,000 more pending events.
+            for (what, arguments, bound) in [("a relay's start", relay, 16 << 20), ("recokit journal", { ["journal", $0.path] }, 16 << 20),
+                                             ("recokit journal --requeue", { ["journal", $0.path, "--requeue"] }, 2 * fileSize)]
+                as [(String, (URL) -> [String], Int)] {
+                let base = try peakMemory(arguments(small))
+                let run = try peakMemory(arguments(large))
+                #expect(run.status == 0 && base.status == 0, "\(what): exit \(run.status)")
+                report.append("\(what): \(base.peak >> 20) MB for \(letters.count >> 10) KB of letters, \(run.peak >> 20) MB for \(fileSize >> 20) MB")
+                #expect(run.peak - base.peak < bound, "\(what) held \((run.peak - base.peak) >> 20) MB more for \(fileSize >> 20) MB of letters")
+                if what == "recokit journal" {
+                    #expect(run.output.hasPrefix("pending 0\ndead-lettered \(5_000 * copies)\n"), "\(run.output.prefix(200))")
+                    #expect(run.output.split(separator: "\n").count == 2 + 5_000 * copies)
+                }
+                if what == "recokit journal --requeue" {
+                    #expect(run.output.hasPrefix("requeued \(5_000 * copies) dead letters\npending \(5_000 * copies)\ndead-lettered 0\n"), "\(run.output.prefix(200))")
+                }
+            }
+            print(report.joined(separator: "\n"))
+            #endif
+        }
+    }
+}
