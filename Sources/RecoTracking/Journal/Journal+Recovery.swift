@@ -37,41 +37,85 @@ extension Journal {
         var events: Int
     }
 
-    /// One segment as found on disk.
+    /// One segment as found on disk: what recovery needs of it. Segments are read one at a time, and a
+    /// segment's bytes and records are kept only when it holds damage (to quarantine the damage and write
+    /// the segment anew): a journal of hundreds of megabytes opens in about one segment's memory.
     private struct FoundSegment {
         var number: UInt64
-        var bytes: [UInt8]
         var format: RecordFrame.Format
-        var records: [FoundRecord]
-        /// Where padding records stand (damage covered by a repair before damaged segments were written
-        /// anew): boundaries, not events.
-        var paddingOffsets: [Int]
+        /// The file's size.
+        var size: Int
+        /// How many records it holds, and their events.
+        var recordCount: Int
+        var events: Int
         var stretches: [RecordFrame.BadStretch]
+        /// Its bytes and records: only when it holds damage (`stretches`), empty otherwise.
+        var bytes: [UInt8] = []
+        var records: [FoundRecord] = []
+        /// In the segment the saved checkpoint names: whether the checkpoint's offset is a record boundary,
+        /// and the records and events before it.
+        var checkpoint: (isBoundary: Bool, records: Int, events: Int)?
         /// Where the records end once the damage is dealt with (a tail of damage is cut off).
         var validEnd: Int {
             if let last = stretches.last, last.atEnd { return last.offset }
-            return bytes.count
+            return size
         }
+
+        /// The records and events before `offset`, which is 0, the saved checkpoint's offset or `validEnd`.
+        func before(_ offset: Int, saved: JournalPosition?) -> (records: Int, events: Int) {
+            if offset == 0 { return (0, 0) }
+            if let checkpoint, saved?.segment == number, saved?.offset == offset { return (checkpoint.records, checkpoint.events) }
+            return (recordCount, events)
+        }
+    }
+
+    /// Reads segment `number` and finds its records and damage; keeps its bytes and records only when it is
+    /// damaged. `saved` is the checkpoint as saved: in its segment, where it stands is noted.
+    private static func scan(_ storage: any JournalStorage, segment number: UInt64, saved: JournalPosition?) throws(JournalStorageError) -> FoundSegment {
+        let name = JournalState.fileName(number)
+        let bytes = try storage.read(name, offset: 0, count: try storage.size(name) ?? 0)
+        let (format, start, headerDamaged) = RecordFrame.format(of: bytes, segment: number)
+        var records: [FoundRecord] = []
+        var count = 0, events = 0
+        var mark: (isBoundary: Bool, records: Int, events: Int)? = saved?.segment == number ? (false, 0, 0) : nil
+        var stretches = RecordFrame.scan(bytes, segment: number, from: start, format: format, padding: { offset in
+            if offset == saved?.offset { mark?.isBoundary = true }
+        }) { offset, payload in
+            let found = FoundRecord(offset: offset, payload: payload.indices, events: PageRecordCodec.eventCount(of: payload))
+            if let saved, mark != nil {
+                if offset == saved.offset { mark?.isBoundary = true }
+                if offset < saved.offset {
+                    mark?.records += 1
+                    mark?.events += found.events
+                }
+            }
+            count += 1
+            events += found.events
+            records.append(found)
+        }
+        if headerDamaged { stretches.insert(.init(offset: 0, count: start, reason: "segment header damaged", atEnd: false), at: 0) }
+        var segment = FoundSegment(number: number, format: format, size: bytes.count, recordCount: count, events: events, stretches: stretches)
+        if let offset = saved?.offset, mark != nil {
+            let edges = [segment.validEnd, format == .version2 ? RecordFrame.segmentHeaderSize : 0, 0] + stretches.flatMap { [$0.offset, $0.offset + $0.count] }
+            if edges.contains(offset) { mark?.isBoundary = true }
+        }
+        segment.checkpoint = mark
+        if !stretches.isEmpty {
+            segment.bytes = bytes
+            segment.records = records
+        }
+        return segment
     }
 
     private static func recover(_ storage: any JournalStorage, into state: inout JournalState, report: inout JournalRecoveryReport,
                                 mode: OpenMode) throws(JournalStorageError) {
         let names = storage.exists() ? try storage.list() : []
+        let saved = savedCheckpoint(storage)
         var found: [FoundSegment] = []
         for number in names.compactMap(JournalState.segmentNumber).sorted() {
-            let name = JournalState.fileName(number)
-            let bytes = try storage.read(name, offset: 0, count: try storage.size(name) ?? 0)
-            let (format, start, headerDamaged) = RecordFrame.format(of: bytes, segment: number)
-            var records: [FoundRecord] = []
-            var paddings: [Int] = []
-            var stretches = RecordFrame.scan(bytes, segment: number, from: start, format: format,
-                                             padding: { paddings.append($0) }) { offset, payload in
-                records.append(FoundRecord(offset: offset, payload: payload.indices, events: PageRecordCodec.eventCount(of: payload)))
-            }
-            if headerDamaged { stretches.insert(.init(offset: 0, count: start, reason: "segment header damaged", atEnd: false), at: 0) }
-            found.append(FoundSegment(number: number, bytes: bytes, format: format, records: records, paddingOffsets: paddings, stretches: stretches))
+            found.append(try scan(storage, segment: number, saved: saved.position))
         }
-        var start = checkpoint(storage, found: found, report: &report)
+        var start = checkpoint(saved, found: found, report: &report)
         // Segments are numbered one after another and none at or after the checkpoint's is deleted, so one
         // missing between two that exist took its events with it (a file deleted by hand, or lost by the
         // file system): reported, never silently.
@@ -116,7 +160,7 @@ extension Journal {
             // A missing segment is noted in quarantine and stands again as a segment with no records, so
             // that the next open does not report it again.
             for number in missing {
-                let empty = FoundSegment(number: number, bytes: [], format: .version2, records: [], paddingOffsets: [],
+                let empty = FoundSegment(number: number, format: .version2, size: 0, recordCount: 0, events: 0,
                                          stretches: [.init(offset: 0, count: 0, reason: missingSegment, atEnd: false)])
                 try quarantine(empty, storage: storage)
                 found.append(try rewrite(empty, keepingFrom: 0, storage: storage))
@@ -129,16 +173,15 @@ extension Journal {
         // Pending counts events: a page's record counts its impressions.
         var pending = 0
         for segment in found where segment.number >= start.segment {
-            let before = segment.number == start.segment ? segment.records.filter { $0.offset < start.offset }.count : 0
-            let eventsBefore = segment.records.prefix(before).reduce(0) { $0 + $1.events }
+            let (before, eventsBefore) = segment.number == start.segment ? segment.before(start.offset, saved: saved.position) : (0, 0)
             var entry = JournalState.Segment(number: segment.number)
             entry.format = segment.format
             entry.size = segment.validEnd
             entry.synced = segment.validEnd
-            entry.records = segment.records.count
-            entry.syncedRecords = segment.records.count
+            entry.records = segment.recordCount
+            entry.syncedRecords = segment.recordCount
             entry.readRecords = before
-            entry.events = segment.records.reduce(0) { $0 + $1.events }
+            entry.events = segment.events
             entry.syncedEvents = entry.events
             entry.readEvents = eventsBefore
             entry.exists = true
@@ -163,14 +206,14 @@ extension Journal {
     /// Where delivery starts: the checkpoint if it names a record boundary (or the end) of a segment that
     /// exists, or the start of the segment that comes next when every existing one is before it;
     /// otherwise the oldest segment's start (duplicates, never loss), with a note saying why.
-    private static func checkpoint(_ storage: any JournalStorage, found: [FoundSegment],
+    private static func checkpoint(_ saved: (position: JournalPosition?, unreadable: Bool), found: [FoundSegment],
                                    report: inout JournalRecoveryReport) -> JournalPosition {
         let oldest = JournalPosition(segment: found.first?.number ?? 1, offset: 0)
-        guard let size = try? storage.size(CheckpointFile.name), size > 0 else { return oldest }
-        guard let bytes = try? storage.read(CheckpointFile.name, offset: 0, count: 20), let saved = CheckpointFile.decode(bytes) else {
+        if saved.unreadable {
             report.checkpointNote = "the delivery checkpoint was unreadable; delivery restarts at the oldest segment (duplicates possible)"
             return oldest
         }
+        guard let saved = saved.position else { return oldest }
         let restart = "; delivery restarts at the oldest segment (duplicates possible)"
         guard let segment = found.first(where: { $0.number == saved.segment }) else {
             if found.isEmpty || saved.segment == found.last!.number + 1, saved.offset <= RecordFrame.segmentHeaderSize {
@@ -188,17 +231,25 @@ extension Journal {
             return oldest
         }
         // Past a damaged tail that repair cuts off: the checkpoint says all before it was delivered.
-        if saved.offset > segment.validEnd, saved.offset <= segment.bytes.count, segment.stretches.last?.atEnd == true {
+        if saved.offset > segment.validEnd, saved.offset <= segment.size, segment.stretches.last?.atEnd == true {
             return JournalPosition(segment: saved.segment, offset: segment.validEnd)
         }
-        let boundaries = Set(segment.records.map(\.offset) + segment.paddingOffsets + [segment.validEnd, segment.format == .version2 ? RecordFrame.segmentHeaderSize : 0, 0]
-                             + segment.stretches.flatMap { [$0.offset, $0.offset + $0.count] })
-        guard saved.offset <= segment.bytes.count, boundaries.contains(saved.offset) else {
+        guard saved.offset <= segment.size, segment.checkpoint?.isBoundary == true else {
             report.checkpointNote = "the delivery checkpoint names offset \(saved.offset) of \(JournalState.fileName(saved.segment)), "
                 + "which is not the start of a record" + restart
             return oldest
         }
         return saved
+    }
+
+    /// The checkpoint as saved: none when there is no checkpoint file or it is empty; `unreadable` when it
+    /// holds something that is no checkpoint.
+    private static func savedCheckpoint(_ storage: any JournalStorage) -> (position: JournalPosition?, unreadable: Bool) {
+        guard let size = try? storage.size(CheckpointFile.name), size > 0 else { return (nil, false) }
+        guard let bytes = try? storage.read(CheckpointFile.name, offset: 0, count: 20), let saved = CheckpointFile.decode(bytes) else {
+            return (nil, true)
+        }
+        return (saved, false)
     }
 
     static let missingSegment = "the segment file is missing, and the events it held with it"
@@ -230,6 +281,8 @@ extension Journal {
             records.append(FoundRecord(offset: start, payload: (bytes.count - payload.count)..<bytes.count, events: record.events))
         }
         try storage.replace(JournalState.fileName(segment.number), with: bytes, durable: true)
-        return FoundSegment(number: segment.number, bytes: bytes, format: .version2, records: records, paddingOffsets: [], stretches: [])
+        // Written anew without damage: its bytes are not kept (see `FoundSegment`).
+        return FoundSegment(number: segment.number, format: .version2, size: bytes.count, recordCount: records.count,
+                            events: records.reduce(0) { $0 + $1.events }, stretches: [])
     }
 }
