@@ -250,3 +250,52 @@ extension DeadLetterRequeueTests {
         }
     }
 }
+
+extension DeadLetterRequeueTests {
+    /// While a listing reads the file a window at a time, letters are added and re-queues forget them (a
+    /// tracker's sender dead-letters while `requeueDeadLetters()` runs, and `deadLetters()` is called
+    /// meanwhile): a listing that meets a removal reads the file again, so it never takes the bytes of
+    /// the file after a removal for the rest of the file before it (no damage, no letter twice or
+    /// foreign), and every letter added is re-queued once or still listed at the end.
+    @Test func aListingAlongsideReQueuesSeesWholeLettersOnly() async throws {
+        let storage = FaultyStorage(seed: 4)
+        let store = DeadLetterStore(storage: storage, durable: true, window: 97)
+        let rounds = 300
+        let requeued = Locked<[UInt64]>([])
+        let listings = Locked<(count: Int, problems: [String])>((0, []))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for round in 0..<rounds {
+                    let first = round * 10
+                    try? store.add((1...10).map { self.letter(first + $0) }, at: Date(timeIntervalSince1970: 1_764_000_000))
+                    if round % 3 == 2 {
+                        _ = try? store.requeue { (letters: [(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) in
+                            requeued.withLock { $0 += letters.map(\.letter.event.id.sequence) }
+                        }
+                    }
+                }
+            }
+            group.addTask {
+                for _ in 0..<1_000 {
+                    guard let letters = try? store.list() else {
+                        listings.withLock { $0.problems.append("a listing failed") }
+                        continue
+                    }
+                    let ids = letters.map(\.letter.event.id.sequence)
+                    let problems = (Set(ids).count != ids.count ? ["a letter listed twice"] : [])
+                        + (ids.contains { $0 < 1 || $0 > UInt64(rounds * 10) } ? ["a letter never added"] : [])
+                        + (store.damage.isEmpty ? [] : ["damage: \(store.damage)"])
+                    listings.withLock {
+                        $0.count += 1
+                        $0.problems += problems
+                    }
+                }
+            }
+        }
+        let left = try store.list().map(\.letter.event.id.sequence)
+        let all = requeued.withLock { $0 } + left
+        #expect(listings.withLock { $0.problems }.isEmpty, "\(listings.withLock { $0.problems.prefix(5) })")
+        #expect(all.sorted() == (1...UInt64(rounds * 10)).map { $0 }, "re-queued \(requeued.withLock { $0.count }), left \(left.count)")
+        #expect(store.damage.isEmpty)
+    }
+}
