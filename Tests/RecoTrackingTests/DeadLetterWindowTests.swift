@@ -299,3 +299,28 @@ extension DeadLetterRequeueTests {
         #expect(store.damage.isEmpty)
     }
 }
+
+extension DeadLetterRequeueTests {
+    /// The same, made to happen: while a reading is between two windows, a re-queue forgets every letter and
+    /// new ones are written where they were. The reading stops at what it had read (its mark then forgets
+    /// nothing), instead of reading the new letters' bytes at its old place.
+    @Test func aReadingThatMeetsARemovalStopsWhereItWas() throws {
+        let storage = FaultyStorage(seed: 6)
+        let store = DeadLetterStore(storage: storage, durable: true, window: 97)
+        try store.add((1...30).map { letter($0) }, at: Date(timeIntervalSince1970: 1_764_000_000))
+        var seen: [UInt64] = []
+        var meddled = false
+        let end = try store.read { (piece: [(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) in
+            seen += piece.map(\.letter.event.id.sequence)
+            guard !meddled else { return }
+            meddled = true
+            _ = try store.requeue { _ in }
+            try store.add((41...80).map { letter($0) }, at: Date(timeIntervalSince1970: 1_764_000_000))
+        }
+        #expect(!seen.isEmpty && seen == (1...UInt64(seen.count)).map { $0 } && seen.count < 30, "\(seen)")
+        #expect(store.damage.isEmpty, "\(store.damage)")
+        try store.remove(readUpTo: end)
+        #expect(try store.list().map(\.letter.event.id.sequence) == (41...80).map { UInt64($0) })
+        #expect(store.damage.isEmpty, "\(store.damage)")
+    }
+}

@@ -148,7 +148,7 @@ final class DeadLetterStore: @unchecked Sendable {
         unreadable += walk.unreadable
         unreadable.sort { $0.offset < $1.offset }
         if walk.complete { lock.withLock { self.unreadable = unreadable } }
-        return (ReadMark(size: size, removals: removals, unreadable: unreadable), walk.complete)
+        return (ReadMark(size: walk.end, removals: removals, unreadable: unreadable), walk.complete)
     }
 
     /// Forgets the dead letters a ``read()`` returned (the file's bytes up to its `end`), once they are
@@ -231,6 +231,8 @@ final class DeadLetterStore: @unchecked Sendable {
     /// none, the bytes from the first of them on (read whole, see ``walk(size:read:record:windowEnd:)``),
     /// and whether it reached `size` (`read` may stop it).
     private struct Walk {
+        /// Where the file ended (sooner than the size asked when it was cut meanwhile).
+        var end: Int
         var unreadable: [Unreadable] = []
         var tail: (base: Int, bytes: [UInt8])?
         var complete = true
@@ -246,8 +248,12 @@ final class DeadLetterStore: @unchecked Sendable {
                       windowEnd: () throws(TrackingError) -> Void) throws(TrackingError) -> Walk {
         var position = 0
         var span = window
+        var size = size
         while position < size {
-            guard let bytes = try read(position, min(span, size - position)) else { return Walk(complete: false) }
+            let asked = min(span, size - position)
+            guard let bytes = try read(position, asked) else { return Walk(end: position, complete: false) }
+            // Fewer bytes than asked: the file ends there (cut meanwhile by something else than this store).
+            if bytes.count < asked { size = position + bytes.count }
             var index = 0
             scanning: while index < bytes.count {
                 switch RecordFrame.frame(in: bytes, at: index, segment: 0, format: .version1) {
@@ -264,17 +270,17 @@ final class DeadLetterStore: @unchecked Sendable {
             }
             try windowEnd()
             // A record longer than the window: a larger one, until it holds the record.
-            span = index == 0 ? span * 2 : window
+            span = index == 0 ? min(span * 2, size) : window
             position += index
         }
-        return Walk()
+        return Walk(end: size)
     }
 
     /// The rest of a walk, from the first stretch that holds no record (`base`) to `size`, read whole.
     private func walkDamaged(from base: Int, size: Int, read: (_ offset: Int, _ count: Int) throws(TrackingError) -> [UInt8]?,
                              record: (_ offset: Int, _ payload: ArraySlice<UInt8>) -> Void,
                              windowEnd: () throws(TrackingError) -> Void) throws(TrackingError) -> Walk {
-        guard let bytes = try read(base, size - base) else { return Walk(complete: false) }
+        guard let bytes = try read(base, max(0, size - base)) else { return Walk(end: base, complete: false) }
         let stretches = RecordFrame.scan(bytes, base: base, segment: 0, from: base, format: .version1, record: record)
         try windowEnd()
         let unreadable = stretches.map { stretch in
@@ -282,7 +288,7 @@ final class DeadLetterStore: @unchecked Sendable {
             let torn = stretch == stretches.last && RecordFrame.isCutShortAppend(stretch, in: bytes, base: base, segment: 0, format: .version1)
             return Unreadable(offset: stretch.offset, count: stretch.count, reason: torn ? JournalRecoveryReport.Damage.interruptedWrite : stretch.reason)
         }
-        return Walk(unreadable: unreadable, tail: (base, bytes))
+        return Walk(end: base + bytes.count, unreadable: unreadable, tail: (base, bytes))
     }
 
     /// The dead letter a record holds, or nil when it holds none.
