@@ -195,11 +195,15 @@ extension DeadLetterRequeueTests {
 }
 
 extension DeadLetterRequeueTests {
-    /// Records the largest read of the dead letters' file, and passes everything on.
+    /// Records the largest read of one file (the dead letters' unless given), and passes everything on.
     final class ReadRecordingStorage: JournalStorage, @unchecked Sendable {
         let storage: FaultyStorage
+        let file: String
         private(set) var largestRead = 0
-        init(_ storage: FaultyStorage) { self.storage = storage }
+        init(_ storage: FaultyStorage, file: String = DeadLetterStore.fileName) {
+            self.storage = storage
+            self.file = file
+        }
         var location: String { storage.location }
         func lock(exclusive: Bool) throws(JournalStorageError) { try storage.lock(exclusive: exclusive) }
         func exists() -> Bool { storage.exists() }
@@ -207,7 +211,7 @@ extension DeadLetterRequeueTests {
         func size(_ name: String) throws(JournalStorageError) -> Int? { try storage.size(name) }
         func read(_ name: String, offset: Int, count: Int) throws(JournalStorageError) -> [UInt8] {
             let bytes = try storage.read(name, offset: offset, count: count)
-            if name == DeadLetterStore.fileName { largestRead = max(largestRead, bytes.count) }
+            if name == file { largestRead = max(largestRead, bytes.count) }
             return bytes
         }
         func append(_ name: String, _ bytes: ArraySlice<UInt8>) throws(JournalStorageError) -> Int { try storage.append(name, bytes) }

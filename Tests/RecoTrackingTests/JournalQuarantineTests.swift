@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import RecoTracking
 import RecoKit
+import RecoKitTesting
 
 /// `quarantine.log` keeps each damaged stretch once, however often it is met: by the reader and then by
 /// the next start's recovery, or by one start after another while the disk fails as repair writes.
@@ -89,5 +90,44 @@ extension JournalFaultTests {
         #expect(quarantineEntries(storage).headers.count == 1)
         let quarantine = try #require(storage.disk.files[JournalQuarantine.fileName])
         #expect(quarantine.durable == quarantine.content, "the entry relied on is not durable")
+    }
+}
+
+extension JournalFaultTests {
+    /// The quarantine grows with every stretch of damage met, and adding to it is read a window at a time:
+    /// a log of 300 entries (stretches of 1 byte to 5 KB), then a call with stretches it holds already
+    /// (whole, or inside a kept one), new ones, and one new one twice: only the new ones are added, once,
+    /// and no read of the log is larger than the window or twice its longest entry.
+    @Test(arguments: [1, 40, 1_000, 1 << 40])
+    func addingToALargeQuarantineReadsItAWindowAtATime(window: Int) throws {
+        let seed = 0x0A7A_0000 + UInt64(window % 977)
+        var random = SeededRandom(seed: seed)
+        let base = FaultyStorage(seed: 8)
+        var kept: [JournalQuarantine.Entry] = []
+        for number in 0..<300 {
+            let count = Int.random(in: 0..<10, using: &random) == 0 ? Int.random(in: 1_000...5_000, using: &random) : Int.random(in: 1...80, using: &random)
+            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let entry = JournalQuarantine.Entry(file: JournalState.fileName(UInt64(1 + number % 7)), offset: number * 10_000, bytes: bytes[...],
+                                                reason: "checksum mismatch")
+            kept.append(entry)
+        }
+        try JournalQuarantine.add(kept, to: base)
+        let before = quarantineEntries(base).headers.count
+        #expect(before == 300)
+        let storage = DeadLetterRequeueTests.ReadRecordingStorage(base, file: JournalQuarantine.fileName)
+        let held = kept[17]
+        let wide = try #require(kept.dropFirst(200).first { $0.bytes.count >= 3 })
+        let inside = JournalQuarantine.Entry(file: wide.file, offset: wide.offset + 1, bytes: wide.bytes.dropFirst().dropLast(),
+                                             reason: "a record runs past the end")
+        let new = JournalQuarantine.Entry(file: JournalState.fileName(9), offset: 12, bytes: [1, 2, 3][...], reason: "checksum mismatch")
+        let elsewhere = JournalQuarantine.Entry(file: held.file, offset: held.offset + 1, bytes: held.bytes, reason: "checksum mismatch")
+        try JournalQuarantine.add([held, inside, new, elsewhere, new], to: storage, window: window)
+        let after = quarantineEntries(base)
+        #expect(after.headers.count == before + 2, "seed \(seed): \(after.headers.suffix(4))")
+        #expect(after.unreadable == 0)
+        let longest = kept.map { $0.bytes.count }.max()! + 200   // an entry's header line and frame
+        if window < 1 << 40 {
+            #expect(storage.largestRead <= max(window, 2 * longest), "seed \(seed), window \(window): read \(storage.largestRead) bytes at once")
+        }
     }
 }

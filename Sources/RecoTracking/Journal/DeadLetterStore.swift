@@ -128,7 +128,7 @@ final class DeadLetterStore: @unchecked Sendable {
         lock.unlock()
         var letters: [(letter: DeadLetter, payload: [UInt8])] = []
         var unreadable: [Unreadable] = []
-        let walk = try walk(size: size, read: { (offset: Int, count: Int) throws(TrackingError) -> [UInt8]? in
+        let (walk, damaged) = try walk(size: size, read: { (offset: Int, count: Int) throws(TrackingError) -> [UInt8]? in
             lock.lock()
             defer { lock.unlock() }
             guard self.removals == removals else { return nil }
@@ -145,7 +145,7 @@ final class DeadLetterStore: @unchecked Sendable {
             try piece(letters)
             letters.removeAll(keepingCapacity: true)
         })
-        unreadable += walk.unreadable
+        unreadable += damaged
         unreadable.sort { $0.offset < $1.offset }
         if walk.complete { lock.withLock { self.unreadable = unreadable } }
         return (ReadMark(size: walk.end, removals: removals, unreadable: unreadable), walk.complete)
@@ -194,10 +194,10 @@ final class DeadLetterStore: @unchecked Sendable {
     func cutOffAWriteCutShort() throws(TrackingError) -> JournalRecoveryReport.Damage? {
         lock.lock()
         defer { lock.unlock() }
-        let walk = try walk(size: try fileSize(), read: { (offset: Int, count: Int) throws(TrackingError) -> [UInt8]? in
+        let (walk, unreadable) = try walk(size: try fileSize(), read: { (offset: Int, count: Int) throws(TrackingError) -> [UInt8]? in
             try readFile(offset: offset, count: count)
         }, record: { _, _ in }, windowEnd: {})
-        guard let last = walk.unreadable.last, last.isInterruptedWrite, let tail = walk.tail else { return nil }
+        guard let last = unreadable.last, last.isInterruptedWrite, let tail = walk.tail else { return nil }
         let reason = JournalRecoveryReport.Damage.interruptedWrite
         let bytes = tail.bytes[(last.offset - tail.base)...]
         try JournalQuarantine.add([.init(file: Self.fileName, offset: last.offset, bytes: bytes, reason: reason)], to: storage)
@@ -227,68 +227,18 @@ final class DeadLetterStore: @unchecked Sendable {
         var isInterruptedWrite: Bool { reason == JournalRecoveryReport.Damage.interruptedWrite }
     }
 
-    /// What a walk over the file's first `size` bytes found besides its records: the stretches that hold
-    /// none, the bytes from the first of them on (read whole, see ``walk(size:read:record:windowEnd:)``),
-    /// and whether it reached `size` (`read` may stop it).
-    private struct Walk {
-        /// Where the file ended (sooner than the size asked when it was cut meanwhile).
-        var end: Int
-        var unreadable: [Unreadable] = []
-        var tail: (base: Int, bytes: [UInt8])?
-        var complete = true
-    }
-
-    /// Hands every record in the file's first `size` bytes to `record`, oldest first, reading `window`
-    /// bytes at a time with `read` (which returns nil to stop the walk), and calls `windowEnd` after each
-    /// window's records. While the records are whole, no more than a window (or one record longer than
-    /// that) is held. From the first stretch that holds no record on, the rest is read whole and scanned
-    /// as a journal segment is (after damage, the next valid record is looked for byte by byte).
+    /// The file's first `size` bytes walked a window at a time (see ``FrameWalk``); the stretches that hold
+    /// no record, as unreadable letters.
     private func walk(size: Int, read: (_ offset: Int, _ count: Int) throws(TrackingError) -> [UInt8]?,
                       record: (_ offset: Int, _ payload: ArraySlice<UInt8>) -> Void,
-                      windowEnd: () throws(TrackingError) -> Void) throws(TrackingError) -> Walk {
-        var position = 0
-        var span = window
-        var size = size
-        while position < size {
-            let asked = min(span, size - position)
-            guard let bytes = try read(position, asked) else { return Walk(end: position, complete: false) }
-            // Fewer bytes than asked: the file ends there (cut meanwhile by something else than this store).
-            if bytes.count < asked { size = position + bytes.count }
-            var index = 0
-            scanning: while index < bytes.count {
-                switch RecordFrame.frame(in: bytes, at: index, segment: 0, format: .version1) {
-                case .record(let payload, let next):
-                    if payload.first != RecordFrame.paddingMark { record(position + index, payload) }
-                    index = next
-                case .incomplete where position + bytes.count < size:
-                    // A record the window's end cuts: the next window begins with it.
-                    break scanning
-                default:
-                    try windowEnd()
-                    return try walkDamaged(from: position + index, size: size, read: read, record: record, windowEnd: windowEnd)
-                }
-            }
-            try windowEnd()
-            // A record longer than the window: a larger one, until it holds the record.
-            span = index == 0 ? min(span * 2, size) : window
-            position += index
-        }
-        return Walk(end: size)
-    }
-
-    /// The rest of a walk, from the first stretch that holds no record (`base`) to `size`, read whole.
-    private func walkDamaged(from base: Int, size: Int, read: (_ offset: Int, _ count: Int) throws(TrackingError) -> [UInt8]?,
-                             record: (_ offset: Int, _ payload: ArraySlice<UInt8>) -> Void,
-                             windowEnd: () throws(TrackingError) -> Void) throws(TrackingError) -> Walk {
-        guard let bytes = try read(base, max(0, size - base)) else { return Walk(end: base, complete: false) }
-        let stretches = RecordFrame.scan(bytes, base: base, segment: 0, from: base, format: .version1, record: record)
-        try windowEnd()
-        let unreadable = stretches.map { stretch in
+                      windowEnd: () throws(TrackingError) -> Void) throws(TrackingError) -> (walk: FrameWalk, unreadable: [Unreadable]) {
+        let walk = try FrameWalk.walk(size: size, window: window, read: read, record: record, windowEnd: windowEnd)
+        let unreadable = walk.stretches.map { stretch in
             // A last add cut short by a crash or power loss (never durable: its events stayed pending).
-            let torn = stretch == stretches.last && RecordFrame.isCutShortAppend(stretch, in: bytes, base: base, segment: 0, format: .version1)
-            return Unreadable(offset: stretch.offset, count: stretch.count, reason: torn ? JournalRecoveryReport.Damage.interruptedWrite : stretch.reason)
+            Unreadable(offset: stretch.offset, count: stretch.count,
+                       reason: walk.isCutShortAppend(stretch) ? JournalRecoveryReport.Damage.interruptedWrite : stretch.reason)
         }
-        return Walk(end: base + bytes.count, unreadable: unreadable, tail: (base, bytes))
+        return (walk, unreadable)
     }
 
     /// The dead letter a record holds, or nil when it holds none.

@@ -37,15 +37,27 @@ enum JournalQuarantine {
 
     /// Appends the entries not already kept and makes them durable; on a short or failed write the file
     /// is cut back, and the error thrown (the damaged bytes are then left where they are, for the next try).
-    static func add(_ entries: [Entry], at date: Date = Date(), to storage: any JournalStorage) throws(TrackingError) {
+    ///
+    /// The log grows with every stretch of damage met, and is read a `window` at a time to find the entries
+    /// it holds already: adding to it needs memory for a window and the new entries, not for the log.
+    static func add(_ entries: [Entry], at date: Date = Date(), to storage: any JournalStorage, window: Int = 2 << 20) throws(TrackingError) {
         guard !entries.isEmpty else { return }
         do throws(JournalStorageError) {
             let before = try storage.size(fileName) ?? 0
-            var kept = before > 0 ? try Kept(storage.read(fileName, offset: 0, count: before)) : Kept([])
+            // Each entry the log holds (unreadable ones, such as an entry a crash cut short, are passed over)
+            // is checked against the new ones as it is read.
+            var held = [Bool](repeating: false, count: entries.count)
+            _ = try FrameWalk.walk(size: before, window: window, read: { (offset: Int, count: Int) throws(JournalStorageError) -> [UInt8]? in
+                try storage.read(fileName, offset: offset, count: count)
+            }, record: { _, payload in
+                guard let kept = Kept(payload) else { return }
+                for index in entries.indices where !held[index] && kept.holds(entries[index]) { held[index] = true }
+            })
             var framed = [UInt8]()
-            for entry in entries where !kept.holds(entry) {
+            var added: [Kept] = []
+            for (index, entry) in entries.enumerated() where !held[index] && !added.contains(where: { $0.holds(entry) }) {
                 framed += Self.framed(entry, at: date)
-                kept.add(entry)
+                added.append(Kept(file: entry.file, offset: entry.offset, bytes: entry.bytes, reason: entry.reason))
             }
             // The entries relied on may not be durable yet (written by a process that died before its
             // `sync`): made durable before the caller goes on to write the damage away.
@@ -65,35 +77,37 @@ enum JournalQuarantine {
         }
     }
 
-    /// The stretches a quarantine already holds, by file.
+    /// One entry the log holds: the stretch it keeps.
     private struct Kept {
-        private var byFile: [String: [(offset: Int, bytes: ArraySlice<UInt8>, reason: String)]] = [:]
+        var file: String
+        var offset: Int
+        var bytes: ArraySlice<UInt8>
+        var reason: String
 
-        /// Reads the entries of `log` (unreadable ones, such as an entry a crash cut short, are passed over).
-        init(_ log: [UInt8]) {
-            _ = RecordFrame.scan(log, segment: 0, from: 0, format: .version1) { _, payload in
-                guard let newline = payload.firstIndex(of: 10),
-                      let header = try? JSONValue(parsing: Data(payload[..<newline])),
-                      let file = header["file"]?.stringValue, let offset = header["offset"]?.intValue,
-                      let count = header["bytes"]?.intValue, count == payload.endIndex - newline - 1
-                else { return }
-                byFile[file, default: []].append((offset, payload[(newline + 1)...], header["reason"]?.stringValue ?? ""))
-            }
+        init(file: String, offset: Int, bytes: ArraySlice<UInt8>, reason: String) {
+            (self.file, self.offset, self.bytes, self.reason) = (file, offset, bytes, reason)
         }
 
-        /// Whether an entry of the same file holds the same bytes at the same place (for a stretch of no
-        /// bytes, a missing file, the same reason).
+        /// The entry a frame's payload holds, or nil when it holds none.
+        init?(_ payload: ArraySlice<UInt8>) {
+            guard let newline = payload.firstIndex(of: 10),
+                  let header = try? JSONValue(parsing: Data(payload[..<newline])),
+                  let file = header["file"]?.stringValue, let offset = header["offset"]?.intValue,
+                  let count = header["bytes"]?.intValue, count == payload.endIndex - newline - 1
+            else { return nil }
+            self.init(file: file, offset: offset, bytes: payload[(newline + 1)...], reason: header["reason"]?.stringValue ?? "")
+        }
+
+        /// Whether it holds `entry`'s bytes at the same place of the same file (for a stretch of no bytes, a
+        /// missing file, the same reason).
         func holds(_ entry: Entry) -> Bool {
-            byFile[entry.file]?.contains { kept in
-                guard entry.bytes.isEmpty else {
-                    let start = entry.offset - kept.offset
-                    return start >= 0 && start + entry.bytes.count <= kept.bytes.count
-                        && kept.bytes.dropFirst(start).prefix(entry.bytes.count).elementsEqual(entry.bytes)
-                }
-                return kept.bytes.isEmpty && kept.offset == entry.offset && kept.reason == entry.reason
-            } ?? false
+            guard entry.file == file else { return false }
+            guard entry.bytes.isEmpty else {
+                let start = entry.offset - offset
+                return start >= 0 && start + entry.bytes.count <= bytes.count
+                    && bytes.dropFirst(start).prefix(entry.bytes.count).elementsEqual(entry.bytes)
+            }
+            return bytes.isEmpty && offset == entry.offset && reason == entry.reason
         }
-
-        mutating func add(_ entry: Entry) { byFile[entry.file, default: []].append((entry.offset, entry.bytes, entry.reason)) }
     }
 }
