@@ -12,7 +12,8 @@ final class DeadLetterStore: @unchecked Sendable {
     private let storage: any JournalStorage
     private let durable: Bool
     /// The stretches the last reading found holding no readable letter.
-    private(set) var unreadable: [Unreadable] = []
+    var unreadable: [Unreadable] { lock.withLock { lastUnreadable } }
+    private var lastUnreadable: [Unreadable] = []
     /// The same, described with the file's name.
     var damage: [String] { unreadable.map { "\(Self.fileName): \($0.description)" } }
     /// How many times letters were forgotten (``remove(readUpTo:)``), a cut-short write cut off, or a
@@ -147,7 +148,7 @@ final class DeadLetterStore: @unchecked Sendable {
         })
         unreadable += damaged
         unreadable.sort { $0.offset < $1.offset }
-        if walk.complete { lock.withLock { self.unreadable = unreadable } }
+        if walk.complete { lock.withLock { lastUnreadable = unreadable } }
         return (ReadMark(size: walk.end, removals: removals, unreadable: unreadable), walk.complete)
     }
 
