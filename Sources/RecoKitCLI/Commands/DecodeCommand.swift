@@ -56,7 +56,8 @@ enum DecodeCommand: Command {
         let file = options.payload == "-" ? "<stdin>" : options.payload
         let reply: Recommendations<RawProduct>
         do {
-            let document = try PayloadDocument(parsing: PayloadFile(path: options.payload).read(), limits: options.limits.json)
+            let document = try PayloadDocument(parsing: PayloadFile(path: options.payload).read(maximumBytes: options.limits.json.maximumInputBytes),
+                                                limits: options.limits.json)
             if options.variantId != nil, document.detectedKind != .retenoRecommendations, options.vendor != .reteno {
                 throw UsageError("--variant names a Reteno variant, but \(file) is not a Reteno reply")
             }

@@ -21,7 +21,7 @@ struct PayloadFile {
     /// Reads the file and parses it once, in place (see `PayloadDocument`).
     /// - Throws: ``PayloadError`` naming the file: unreadable, or invalid JSON with line and column.
     func parse(limits: JSONLimits = .default) throws(PayloadError) -> PayloadDocument {
-        let data = try read()
+        let data = try read(maximumBytes: limits.maximumInputBytes)
         do {
             return try PayloadDocument(parsing: data, limits: limits)
         } catch {
@@ -29,18 +29,36 @@ struct PayloadFile {
         }
     }
 
-    /// The file's bytes (standard input for `-`).
+    /// The file's bytes (standard input for `-`), no more than `maximumBytes` of them: a larger document is
+    /// refused before it is read (a file, by its size) or once that many bytes have come (standard input,
+    /// which may never end: `yes | recokit decode -` grew by half a gigabyte a second until the system
+    /// killed it), with the JSON limit's error.
     /// - Throws: ``PayloadError`` `unreadable`, naming the file and saying why in the words of
-    ///   ``FileProblem`` (the same in every command).
-    func read() throws(PayloadError) -> Data {
+    ///   ``FileProblem`` (the same in every command); `limitExceeded` past `maximumBytes`.
+    func read(maximumBytes: Int = JSONLimits.default.maximumInputBytes) throws(PayloadError) -> Data {
         if path != "-", let problem = FileProblem.unreadable(path) {
             throw PayloadError.unreadable(file: displayName, reason: problem)
         }
+        let limit = "(JSONLimits.maximumInputBytes)"
+        if path != "-", let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumBytes {
+            throw PayloadError.limitExceeded("a document of \(size) bytes, more than \(maximumBytes) \(limit)", at: .root, line: 1, column: 1)
+                .inFile(displayName)
+        }
+        var data = Data()
         do {
-            return try path == "-" ? FileHandle.standardInput.readToEnd() ?? Data() : Data(contentsOf: URL(fileURLWithPath: path))
+            let handle = path == "-" ? FileHandle.standardInput : try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { if path != "-" { try? handle.close() } }
+            // One byte more than allowed tells a document at the limit from one past it.
+            while data.count <= maximumBytes, let chunk = try handle.read(upToCount: min(1 << 20, maximumBytes + 1 - data.count)), !chunk.isEmpty {
+                data.append(chunk)
+            }
         } catch {
             throw PayloadError.unreadable(file: displayName, reason: FileProblem.reason(error))
         }
+        guard data.count <= maximumBytes else {
+            throw PayloadError.limitExceeded("a document of more than \(maximumBytes) bytes \(limit)", at: .root, line: 1, column: 1).inFile(displayName)
+        }
+        return data
     }
 
     /// Decodes the recommendations of this file's parsed document.
