@@ -94,12 +94,14 @@ final class DeadLetterStore: @unchecked Sendable {
 
     /// Every dead letter, oldest first, with their journaled payloads.
     func list() throws(TrackingError) -> [(letter: DeadLetter, payload: [UInt8])] {
-        while true {
-            var letters: [(letter: DeadLetter, payload: [UInt8])] = []
-            let (_, complete) = try readLetters { (piece: [(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) in letters += piece }
-            // Letters were forgotten while the file was read: read it again as it is now.
-            if complete { return letters }
-        }
+        var letters: [(letter: DeadLetter, payload: [UInt8])] = []
+        let (_, complete) = try readLetters { (piece: [(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) in letters += piece }
+        if complete { return letters }
+        // Letters were forgotten while the file was read: it is read again as it is now, with the lock held
+        // throughout this time (adds wait), so that this reading is whole.
+        letters = []
+        _ = try readLetters(holdingTheLock: true) { (piece: [(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) in letters += piece }
+        return letters
     }
 
     /// Every dead letter, oldest first, with their journaled payloads (for re-queueing), and where the
@@ -117,19 +119,23 @@ final class DeadLetterStore: @unchecked Sendable {
         try readLetters(piece).end
     }
 
-    private func readLetters(_ piece: ([(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) -> Void)
+    /// See ``read(_:)``; `holdingTheLock`: the whole reading with the lock held (nothing is added or
+    /// forgotten meanwhile, so it is whole; `piece` must then not call the store).
+    private func readLetters(holdingTheLock: Bool = false, _ piece: ([(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) -> Void)
         throws(TrackingError) -> (end: ReadMark, complete: Bool) {
         lock.lock()
+        defer { if holdingTheLock { lock.unlock() } }
         let removals = self.removals
         let size: Int
         do { size = try fileSize() } catch {
-            lock.unlock()
+            if !holdingTheLock { lock.unlock() }
             throw error
         }
-        lock.unlock()
+        if !holdingTheLock { lock.unlock() }
         var letters: [(letter: DeadLetter, payload: [UInt8])] = []
         var unreadable: [Unreadable] = []
         let (walk, damaged) = try walk(size: size, read: { (offset: Int, count: Int) throws(TrackingError) -> [UInt8]? in
+            if holdingTheLock { return try readFile(offset: offset, count: count) }
             lock.lock()
             defer { lock.unlock() }
             guard self.removals == removals else { return nil }
@@ -148,7 +154,9 @@ final class DeadLetterStore: @unchecked Sendable {
         })
         unreadable += damaged
         unreadable.sort { $0.offset < $1.offset }
-        if walk.complete { lock.withLock { lastUnreadable = unreadable } }
+        if walk.complete {
+            if holdingTheLock { lastUnreadable = unreadable } else { lock.withLock { lastUnreadable = unreadable } }
+        }
         return (ReadMark(size: walk.end, removals: removals, unreadable: unreadable), walk.complete)
     }
 
