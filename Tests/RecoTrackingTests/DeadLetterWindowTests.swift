@@ -328,3 +328,24 @@ extension DeadLetterRequeueTests {
         #expect(store.damage.isEmpty, "\(store.damage)")
     }
 }
+
+extension JournalFaultTests {
+    /// A running tracker's dead letters, gone through one by one (a file too large to list in one array):
+    /// the same letters, in the same order, as `deadLetters()`.
+    @Test func aTrackersDeadLettersOneByOneAreTheListedOnes() async throws {
+        let storage = FaultyStorage(seed: 12)
+        let letters = (1...3_000).map { number in
+            let event = TrackedEvent(id: EventID(run: 5, sequence: UInt64(number)), interaction: Fixtures.click("P-\(number)"))
+            return (payload: EventCodec.encode(event)[...], reason: "HTTP 422: refused \(number)")
+        }
+        try DeadLetterStore(storage: storage, durable: true).add(letters, at: Date())
+        let tracker = try Tracker(destination: CountingDestination(), configuration: TrackerConfiguration(journal: nil, durability: .strict),
+                                  storage: storage, transport: SwitchingTransport(), clock: SystemTrackingClock())
+        var seen: [String] = []
+        let count = try tracker.deadLetters { seen.append("\($0.event.id) \($0.reason)") }
+        #expect(count == 3_000)
+        #expect(seen == (try tracker.deadLetters()).map { "\($0.event.id) \($0.reason)" })
+        #expect(seen.first == "0000000000000005-1 HTTP 422: refused 1" && seen.last == "0000000000000005-3000 HTTP 422: refused 3000", "\(seen.prefix(1)) \(seen.suffix(1))")
+        _ = await tracker.shutdown(deadline: .zero)
+    }
+}

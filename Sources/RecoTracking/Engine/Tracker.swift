@@ -225,8 +225,22 @@ public final class Tracker: Sendable {
         return snapshot
     }
 
-    /// The dead letters on disk, oldest first.
+    /// The dead letters on disk, oldest first, in one array. The file grows for as long as a vendor
+    /// refuses events: to go through a large one, see ``deadLetters(each:)``.
     public func deadLetters() throws(TrackingError) -> [DeadLetter] { try deadLetterStore.list().map(\.letter) }
+
+    /// Hands each dead letter on disk to `body`, oldest first, as the file is read a few megabytes at a time,
+    /// without keeping them; returns how many. A re-queue that forgets letters meanwhile ends it there (the
+    /// letters it forgot are pending again).
+    @discardableResult
+    public func deadLetters(each body: (DeadLetter) -> Void) throws(TrackingError) -> Int {
+        var count = 0
+        _ = try deadLetterStore.read { (letters: [(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) in
+            for letter in letters { body(letter.letter) }
+            count += letters.count
+        }
+        return count
+    }
 
     /// Moves every dead letter back into the journal (same ids) for another try; returns how many. Letters
     /// the sender writes meanwhile stay dead-lettered, for the next call; calls made at once take turns.
