@@ -127,6 +127,20 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
     func sync(_ name: String) throws(JournalStorageError) {
         let fd = try handle(name, create: false)
         guard fsync(fd) == 0 else { throw Self.failure("fsync", path(name)) }
+        // A file deleted or replaced under the journal (its folder removed by hand or by a cleaner of old
+        // files) still takes writes through the open descriptor, and `fsync` succeeds, but nothing written
+        // to it survives the process: its sync makes nothing durable, and says so.
+        guard Self.isStillNamed(fd, path(name)) else {
+            throw JournalStorageError(kind: .failed, description: "cannot make \(path(name)) durable: the file was deleted or replaced "
+                                      + "while in use, so nothing written to it since survives this process")
+        }
+    }
+
+    /// Whether the file open as `fd` is still the one at `path` (same device and inode).
+    private static func isStillNamed(_ fd: Int32, _ path: String) -> Bool {
+        var open = stat(), named = stat()
+        guard fstat(fd, &open) == 0, stat(path, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 
     func truncate(_ name: String, to size: Int) throws(JournalStorageError) {
