@@ -123,23 +123,23 @@ final class DeadLetterStore: @unchecked Sendable {
     /// forgotten meanwhile, so it is whole; `piece` must then not call the store).
     private func readLetters(holdingTheLock: Bool = false, _ piece: ([(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) -> Void)
         throws(TrackingError) -> (end: ReadMark, complete: Bool) {
-        lock.lock()
+        if holdingTheLock { lock.lock() }
         defer { if holdingTheLock { lock.unlock() } }
-        let removals = self.removals
-        let size: Int
-        do { size = try fileSize() } catch {
-            if !holdingTheLock { lock.unlock() }
-            throw error
+        /// `body` with the lock held (already, or for its time).
+        func locked<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
+            if holdingTheLock { return try body() }
+            lock.lock()
+            defer { lock.unlock() }
+            return try body()
         }
-        if !holdingTheLock { lock.unlock() }
+        let (size, removals) = try locked { () throws(TrackingError) in (try fileSize(), self.removals) }
         var letters: [(letter: DeadLetter, payload: [UInt8])] = []
         var unreadable: [Unreadable] = []
         let (walk, damaged) = try walk(size: size, read: { (offset: Int, count: Int) throws(TrackingError) -> [UInt8]? in
-            if holdingTheLock { return try readFile(offset: offset, count: count) }
-            lock.lock()
-            defer { lock.unlock() }
-            guard self.removals == removals else { return nil }
-            return try readFile(offset: offset, count: count)
+            try locked { () throws(TrackingError) -> [UInt8]? in
+                guard self.removals == removals else { return nil }
+                return try readFile(offset: offset, count: count)
+            }
         }, record: { (offset: Int, record: ArraySlice<UInt8>) in
             if let letter = Self.letter(record) {
                 letters.append(letter)
@@ -154,9 +154,7 @@ final class DeadLetterStore: @unchecked Sendable {
         })
         unreadable += damaged
         unreadable.sort { $0.offset < $1.offset }
-        if walk.complete {
-            if holdingTheLock { lastUnreadable = unreadable } else { lock.withLock { lastUnreadable = unreadable } }
-        }
+        if walk.complete { locked { lastUnreadable = unreadable } }
         return (ReadMark(size: walk.end, removals: removals, unreadable: unreadable), walk.complete)
     }
 

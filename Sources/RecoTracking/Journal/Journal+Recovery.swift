@@ -76,30 +76,20 @@ extension Journal {
         let bytes = try storage.read(name, offset: 0, count: try storage.size(name) ?? 0)
         let (format, start, headerDamaged) = RecordFrame.format(of: bytes, segment: number)
         var records: [FoundRecord] = []
-        var count = 0, events = 0
-        var mark: (isBoundary: Bool, records: Int, events: Int)? = saved?.segment == number ? (false, 0, 0) : nil
-        var stretches = RecordFrame.scan(bytes, segment: number, from: start, format: format, padding: { offset in
-            if offset == saved?.offset { mark?.isBoundary = true }
-        }) { offset, payload in
-            let found = FoundRecord(offset: offset, payload: payload.indices, events: PageRecordCodec.eventCount(of: payload))
-            if let saved, mark != nil {
-                if offset == saved.offset { mark?.isBoundary = true }
-                if offset < saved.offset {
-                    mark?.records += 1
-                    mark?.events += found.events
-                }
-            }
-            count += 1
-            events += found.events
-            records.append(found)
+        var paddings: [Int] = []
+        var stretches = RecordFrame.scan(bytes, segment: number, from: start, format: format, padding: { paddings.append($0) }) { offset, payload in
+            records.append(FoundRecord(offset: offset, payload: payload.indices, events: PageRecordCodec.eventCount(of: payload)))
         }
         if headerDamaged { stretches.insert(.init(offset: 0, count: start, reason: "segment header damaged", atEnd: false), at: 0) }
-        var segment = FoundSegment(number: number, format: format, size: bytes.count, recordCount: count, events: events, stretches: stretches)
-        if let offset = saved?.offset, mark != nil {
-            let edges = [segment.validEnd, format == .version2 ? RecordFrame.segmentHeaderSize : 0, 0] + stretches.flatMap { [$0.offset, $0.offset + $0.count] }
-            if edges.contains(offset) { mark?.isBoundary = true }
+        var segment = FoundSegment(number: number, format: format, size: bytes.count, recordCount: records.count,
+                                   events: records.reduce(0) { $0 + $1.events }, stretches: stretches)
+        if let saved, saved.segment == number {
+            // Records come in the order of their offsets.
+            let before = records.prefix { $0.offset < saved.offset }
+            let boundaries = records.map(\.offset) + paddings + [segment.validEnd, format == .version2 ? RecordFrame.segmentHeaderSize : 0, 0]
+                + stretches.flatMap { [$0.offset, $0.offset + $0.count] }
+            segment.checkpoint = (boundaries.contains(saved.offset), before.count, before.reduce(0) { $0 + $1.events })
         }
-        segment.checkpoint = mark
         if !stretches.isEmpty {
             segment.bytes = bytes
             segment.records = records

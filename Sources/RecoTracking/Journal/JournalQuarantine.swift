@@ -78,25 +78,11 @@ enum JournalQuarantine {
     }
 
     /// One entry the log holds: the stretch it keeps.
-    private struct Kept {
+    fileprivate struct Kept {
         var file: String
         var offset: Int
         var bytes: ArraySlice<UInt8>
         var reason: String
-
-        init(file: String, offset: Int, bytes: ArraySlice<UInt8>, reason: String) {
-            (self.file, self.offset, self.bytes, self.reason) = (file, offset, bytes, reason)
-        }
-
-        /// The entry a frame's payload holds, or nil when it holds none.
-        init?(_ payload: ArraySlice<UInt8>) {
-            guard let newline = payload.firstIndex(of: 10),
-                  let header = try? JSONValue(parsing: Data(payload[..<newline])),
-                  let file = header["file"]?.stringValue, let offset = header["offset"]?.intValue,
-                  let count = header["bytes"]?.intValue, count == payload.endIndex - newline - 1
-            else { return nil }
-            self.init(file: file, offset: offset, bytes: payload[(newline + 1)...], reason: header["reason"]?.stringValue ?? "")
-        }
 
         /// Whether it holds `entry`'s bytes at the same place of the same file (for a stretch of no bytes, a
         /// missing file, the same reason).
@@ -109,5 +95,17 @@ enum JournalQuarantine {
             }
             return bytes.isEmpty && offset == entry.offset && reason == entry.reason
         }
+    }
+}
+
+extension JournalQuarantine.Kept {
+    /// The entry a frame's payload holds, or nil when it holds none.
+    init?(_ payload: ArraySlice<UInt8>) {
+        guard let newline = payload.firstIndex(of: 10),
+              let header = try? JSONValue(parsing: Data(payload[..<newline])),
+              let file = header["file"]?.stringValue, let offset = header["offset"]?.intValue,
+              let count = header["bytes"]?.intValue, count == payload.endIndex - newline - 1
+        else { return nil }
+        self.init(file: file, offset: offset, bytes: payload[(newline + 1)...], reason: header["reason"]?.stringValue ?? "")
     }
 }
