@@ -1,4 +1,5 @@
 import Foundation
+@testable import RecoTracking
 import Testing
 
 /// A payload larger than the JSON limit (64 MiB unless set) is refused without being read: a file by its
@@ -72,12 +73,4 @@ struct EndlessInputTests {
         #expect(run.stderr == "error: <stdin>: invalid JSON: no JSON value, only white space at $ (line 1, column \(Self.limit + 1))\n",
                 "\(run.stderr.prefix(300))")
     }
-}
-
-/// A value behind a lock, for the writer thread above.
-private final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result { lock.withLock { body(&value) } }
 }

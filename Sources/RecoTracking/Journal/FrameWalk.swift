@@ -26,8 +26,9 @@ struct FrameWalk {
     static func walk<Failure: Error>(size: Int, window: Int, read: (_ offset: Int, _ count: Int) throws(Failure) -> [UInt8]?,
                                      record: (_ offset: Int, _ payload: ArraySlice<UInt8>) -> Void,
                                      windowEnd: () throws(Failure) -> Void = {}) throws(Failure) -> FrameWalk {
+        let window = max(1, window)
         var position = 0
-        var span = max(1, window)
+        var span = window
         var size = size
         while position < size {
             let asked = min(span, size - position)
@@ -50,7 +51,7 @@ struct FrameWalk {
             }
             try windowEnd()
             // A record longer than the window: a larger one, until it holds the record.
-            span = index == 0 ? min(span * 2, size) : max(1, window)
+            span = index == 0 ? min(span * 2, size) : window
             position += index
         }
         return FrameWalk(end: size)
