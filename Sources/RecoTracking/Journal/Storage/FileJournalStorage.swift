@@ -78,6 +78,8 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
             if fd >= 0 { syncDirectory() }
         }
         guard fd >= 0 else { throw Self.failure("open", path) }
+        // From here the descriptor's offset follows the journal's own writes (see `changedUnderfoot`).
+        lseek(fd, 0, SEEK_END)
         return handles.withLock { open in
             if let existing = open[name] { closeDescriptor(fd); return existing }
             open[name] = fd
@@ -105,6 +107,8 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
 
     func append(_ name: String, _ bytes: ArraySlice<UInt8>) throws(JournalStorageError) -> Int {
         let fd = try handle(name, create: true)
+        // With O_APPEND the bytes would go to the file's end wherever that now is.
+        if let changed = changedUnderfoot(fd, name, doing: "write \(path(name))") { throw changed }
         return try Self.writeAll(bytes, to: fd, path: path(name))
     }
 
@@ -134,6 +138,22 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
             throw JournalStorageError(kind: .failed, description: "cannot make \(path(name)) durable: the file was deleted or replaced "
                                       + "while in use, so nothing written to it since survives this process")
         }
+        if let changed = changedUnderfoot(fd, name, doing: "make \(path(name)) durable") { throw changed }
+    }
+
+    /// The error to give when the file open as `fd` is no longer as long as the journal's own writes left
+    /// it (the descriptor's offset: each append leaves it at the end it wrote, a truncate sets it). A file
+    /// truncated under the journal (`: > file`, a log rotation that copies and truncates) lost records
+    /// already acknowledged, and an append would land them at offsets their frames do not name; one written
+    /// to by another process holds bytes the journal did not frame.
+    private func changedUnderfoot(_ fd: Int32, _ name: String, doing action: String) -> JournalStorageError? {
+        var info = stat()
+        let written = lseek(fd, 0, SEEK_CUR)
+        guard written >= 0, fstat(fd, &info) == 0, info.st_size != written else { return nil }
+        let change = info.st_size < written ? "truncated" : "wrote to"
+        return JournalStorageError(kind: .failed, description: "cannot \(action): it is \(info.st_size) bytes long where the journal "
+                                   + "left it at \(written); another process \(change) it while in use, so records in it may be lost "
+                                   + "(reported as damage when read)")
     }
 
     /// Whether the file open as `fd` is still the one at `path` (same device and inode).
@@ -146,6 +166,7 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
     func truncate(_ name: String, to size: Int) throws(JournalStorageError) {
         let fd = try handle(name, create: false)
         guard ftruncate(fd, off_t(size)) == 0 else { throw Self.failure("truncate", path(name)) }
+        lseek(fd, off_t(size), SEEK_SET)
         guard fsync(fd) == 0 else { throw Self.failure("fsync", path(name)) }
     }
 
