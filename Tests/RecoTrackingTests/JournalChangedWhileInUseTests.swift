@@ -146,3 +146,118 @@ struct UnreachableTransport: Transport {
         throw URLError(.cannotConnectToHost)
     }
 }
+
+/// The logs the journal only adds to are another matter: an operator empties or deletes
+/// `dead-letters.log` once its letters are dealt with, a cleaner of old files removes it. A tracker whose
+/// dead-letter file was deleted could never write a letter again (each sync failed: the file was no
+/// longer at its name), so every batch the vendor refused stayed pending and was sent again until the
+/// process restarted. Letters (and quarantined damage) now go to the file at the name.
+@Suite("Dead letters and quarantine: the log changed by another process")
+struct SideLogChangedTests {
+    enum Change: CaseIterable, CustomStringConvertible {
+        case deleted, emptied, replaced, writtenTo
+        var description: String {
+            switch self {
+            case .deleted: "deleted"
+            case .emptied: "emptied"
+            case .replaced: "replaced by another file"
+            case .writtenTo: "written to by another process"
+            }
+        }
+
+        /// Makes the change to the file at `path`.
+        func make(_ path: String) throws {
+            switch self {
+            case .deleted: try FileManager.default.removeItem(atPath: path)
+            case .emptied: #expect(truncate(path, 0) == 0)
+            case .replaced:
+                try Data().write(to: URL(fileURLWithPath: path + ".other"))
+                #expect(rename(path + ".other", path) == 0)
+            case .writtenTo:
+                let handle = try #require(FileHandle(forWritingAtPath: path))
+                try handle.seekToEnd()
+                try handle.write(contentsOf: Data("a note an operator left\n".utf8))
+                try handle.close()
+            }
+        }
+
+        /// Whether the letters written before are still in the file after the change.
+        var keepsEarlierLetters: Bool { self == .writtenTo }
+    }
+
+    static func letters(_ numbers: ClosedRange<Int>) -> [(payload: ArraySlice<UInt8>, reason: String)] {
+        numbers.map { number in
+            let event = TrackedEvent(id: EventID(run: 7, sequence: UInt64(number)), interaction: Fixtures.click("P-\(number)"))
+            return (EventCodec.encode(event)[...], "HTTP 422: refused \(number)")
+        }
+    }
+
+    /// Letters added after the change are written (no error) to the file now at the name, and a reading
+    /// made before the change removes nothing.
+    @Test(arguments: Change.allCases)
+    func lettersGoToTheFileAtItsName(_ change: Change) throws {
+        let directory = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let storage = FileJournalStorage(directory: directory)
+        defer { storage.close() }
+        let store = DeadLetterStore(storage: storage, durable: true)
+        try store.add(Self.letters(1...3), at: Date())
+        let (before, mark) = try store.read()
+        #expect(before.count == 3)
+        try change.make(storage.path(DeadLetterStore.fileName))
+        try store.add(Self.letters(4...5), at: Date())
+        try store.remove(readUpTo: mark)
+        let expected = (change.keepsEarlierLetters ? 1...5 : 4...5).map { "P-\($0)" }
+        #expect(try store.list().map(\.letter.event.interaction.productId) == expected)
+        // And read by a process opening the directory afresh.
+        let fresh = FileJournalStorage(directory: directory)
+        defer { fresh.close() }
+        #expect(try DeadLetterStore(storage: fresh, durable: true).list().map(\.letter.event.interaction.productId) == expected)
+    }
+
+    /// Damage met after `quarantine.log` was changed is kept in the file now at the name.
+    @Test(arguments: Change.allCases)
+    func damageIsKeptInTheQuarantineAtItsName(_ change: Change) throws {
+        let directory = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let storage = FileJournalStorage(directory: directory)
+        defer { storage.close() }
+        let first = JournalQuarantine.Entry(file: "segment-000000000001.log", offset: 10, bytes: [1, 2, 3][...], reason: "bad checksum")
+        let second = JournalQuarantine.Entry(file: "segment-000000000002.log", offset: 20, bytes: [4, 5, 6][...], reason: "bad checksum")
+        try JournalQuarantine.add([first], to: storage)
+        try change.make(storage.path(JournalQuarantine.fileName))
+        try JournalQuarantine.add([second], to: storage)
+        let log = try #require(FileManager.default.contents(atPath: storage.path(JournalQuarantine.fileName)))
+        let text = String(decoding: log, as: UTF8.self)
+        #expect(text.contains("segment-000000000002.log"))
+        #expect(text.contains("segment-000000000001.log") == change.keepsEarlierLetters)
+    }
+}
+
+extension IntegrationSuite.JournalChangedWhileInUseTests {
+    /// The relay, its vendor refusing every event: `dead-letters.log` deleted or emptied while it runs,
+    /// the events that follow are dead-lettered all the same (none left pending) into the file at its name.
+    @Test(arguments: [SideLogChangedTests.Change.deleted, .emptied])
+    func aRelayGoesOnDeadLetteringAfterItsLettersAreRemoved(_ change: SideLogChangedTests.Change) async throws {
+        try await IntegrationSuite.withVendorAndAJournal { server, directory in
+            try await server.configure(bad: (1...40).map { "P-\($0)" })
+            let relay = try RelayProcess(["relay", "--journal", directory.path, "--vendor", "segmentify", "--endpoint", server.base.absoluteString,
+                                          "--api-key", "k", "--durability", "strict", "--deadline", "10"])
+            relay.feed(Self.lines(1...20), keepOpen: true)
+            // Read beside the relay (a reading takes no lock); a letter being written reads as damage.
+            let reader = FileJournalStorage(directory: directory)
+            defer { reader.close() }
+            #expect(await relay.waitUntil { _ in (try? DeadLetterStore(storage: reader, durable: true).list().count) == 20 })
+            try change.make(reader.path(DeadLetterStore.fileName))
+            relay.feed(Self.lines(21...40))
+            #expect(relay.wait() == 0, "\(relay.stderr)")
+            #expect(relay.acknowledged.count == 40)
+            #expect(relay.stderr.contains("pending 0,"), "\(relay.stderr)")
+            let journal = try RelayProcess(["journal", directory.path])
+            #expect(journal.wait() == 0)
+            #expect(journal.stdout.hasPrefix("pending 0\ndead-lettered 20\n"), "\(journal.stdout)")
+        }
+    }
+}

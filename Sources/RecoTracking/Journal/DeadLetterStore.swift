@@ -56,17 +56,9 @@ final class DeadLetterStore: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         do throws(JournalStorageError) {
-            let before = try storage.size(Self.fileName) ?? 0
-            let wrote: Int
-            do { wrote = try storage.append(Self.fileName, bytes[...]) } catch {
-                try? storage.truncate(Self.fileName, to: before)
-                throw error
-            }
-            guard wrote == bytes.count else {
-                try? storage.truncate(Self.fileName, to: before)
-                throw JournalStorageError(kind: .noSpace, description: "cannot write \(storage.location)/\(Self.fileName): short write")
-            }
-            if durable { try storage.sync(Self.fileName) }
+            // Written to the file now at its name when another process emptied, deleted or replaced it
+            // (letters read before are then gone or elsewhere).
+            if try storage.appendWhole(Self.fileName, bytes, durable: durable) { removals += 1 }
         } catch {
             // A failed `sync` may have dropped every byte written since the last good one, letters that a
             // reading saw among them: the file no longer only grew since any reading made before.

@@ -12,6 +12,9 @@ import RecoKit
 /// written again (a disk that keeps failing would otherwise fill with copies, one per start).
 enum JournalQuarantine {
     static let fileName = "quarantine.log"
+    /// One add at a time (for every journal in the process: damage is rare), so that an add's reading of
+    /// the log and its cut back on failure see only its own writes.
+    private static let lock = NSLock()
 
     /// One damaged stretch to keep.
     struct Entry {
@@ -42,6 +45,9 @@ enum JournalQuarantine {
     /// it holds already: adding to it needs memory for a window and the new entries, not for the log.
     static func add(_ entries: [Entry], at date: Date = Date(), to storage: any JournalStorage, window: Int = 2 << 20) throws(TrackingError) {
         guard !entries.isEmpty else { return }
+        // A reader of segments and a removal of dead letters can both meet damage at once.
+        lock.lock()
+        defer { lock.unlock() }
         do throws(JournalStorageError) {
             let before = try storage.size(fileName) ?? 0
             // Each entry the log holds (unreadable ones, such as an entry a crash cut short, are passed over)
@@ -62,16 +68,7 @@ enum JournalQuarantine {
             // The entries relied on may not be durable yet (written by a process that died before its
             // `sync`): made durable before the caller goes on to write the damage away.
             guard !framed.isEmpty else { return try storage.sync(fileName) }
-            let wrote: Int
-            do { wrote = try storage.append(fileName, framed[...]) } catch {
-                try? storage.truncate(fileName, to: before)
-                throw error
-            }
-            guard wrote == framed.count else {
-                try? storage.truncate(fileName, to: before)
-                throw JournalStorageError(kind: .noSpace, description: "cannot write \(fileName): short write")
-            }
-            try storage.sync(fileName)
+            try storage.appendWhole(fileName, framed, durable: true)
         } catch {
             throw error.trackingError
         }

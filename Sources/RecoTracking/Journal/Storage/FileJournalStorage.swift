@@ -10,6 +10,8 @@ import Foundation
 final class FileJournalStorage: JournalStorage, @unchecked Sendable {
     let directory: URL
     private let handles = Locked<[String: Int32]>([:])
+    /// Descriptors let go of by `reopen`, closed with the rest.
+    private let retired = Locked<[Int32]>([])
     private var lockDescriptor: Int32 = -1
     private let lockState = NSLock()
 
@@ -135,7 +137,7 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
         // files) still takes writes through the open descriptor, and `fsync` succeeds, but nothing written
         // to it survives the process: its sync makes nothing durable, and says so.
         guard Self.isStillNamed(fd, path(name)) else {
-            throw JournalStorageError(kind: .failed, description: "cannot make \(path(name)) durable: the file was deleted or replaced "
+            throw JournalStorageError(kind: .changed, description: "cannot make \(path(name)) durable: the file was deleted or replaced "
                                       + "while in use, so nothing written to it since survives this process")
         }
         if let changed = changedUnderfoot(fd, name, doing: "make \(path(name)) durable") { throw changed }
@@ -151,7 +153,7 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
         let written = lseek(fd, 0, SEEK_CUR)
         guard written >= 0, fstat(fd, &info) == 0, info.st_size != written else { return nil }
         let change = info.st_size < written ? "truncated" : "wrote to"
-        return JournalStorageError(kind: .failed, description: "cannot \(action): it is \(info.st_size) bytes long where the journal "
+        return JournalStorageError(kind: .changed, description: "cannot \(action): it is \(info.st_size) bytes long where the journal "
                                    + "left it at \(written); another process \(change) it while in use, so records in it may be lost "
                                    + "(reported as damage when read)")
     }
@@ -190,6 +192,13 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
         if durable { syncDirectory() }
     }
 
+    func reopen(_ name: String) {
+        // Kept open until `close()`: a reader on another thread may be using it (it reads what it began
+        // with), and a descriptor closed under it could be given to another file.
+        guard let fd = handles.withLock({ $0.removeValue(forKey: name) }) else { return }
+        retired.withLock { $0.append(fd) }
+    }
+
     func remove(_ name: String) throws(JournalStorageError) {
         if let fd = handles.withLock({ $0.removeValue(forKey: name) }) { closeDescriptor(fd) }
         guard unlink(path(name)) == 0 || errno == ENOENT else { throw Self.failure("unlink", path(name)) }
@@ -204,7 +213,8 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
     }
 
     func close() {
-        for fd in handles.withLock({ open -> [Int32] in defer { open.removeAll() }; return Array(open.values) }) {
+        for fd in handles.withLock({ open -> [Int32] in defer { open.removeAll() }; return Array(open.values) })
+            + retired.withLock({ list -> [Int32] in defer { list.removeAll() }; return list }) {
             closeDescriptor(fd)
         }
         lockState.withLock {

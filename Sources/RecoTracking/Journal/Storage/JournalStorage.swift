@@ -8,8 +8,10 @@
 /// durable, `replace` swaps a whole small value at once (the checkpoint), and `lock` is an advisory lock
 /// on the whole store (an outbox table on PostgreSQL would map these to rows and an advisory lock).
 ///
-/// Calls may come from several threads at once, for different files or for `sync` beside `append` on
-/// the same file; an implementation serialises what it must.
+/// Calls may come from several threads at once for different files, and reads of a file beside its
+/// writes; a file's `append`, `sync` and `truncate` come from one thread at a time (the journal's flush
+/// lock, the dead-letter store's lock, the quarantine's), which lets the file store tell its own writes
+/// from another process's (``JournalStorageError/Kind/changed``).
 protocol JournalStorage: AnyObject, Sendable {
     /// A description for messages: the directory's path, or what the store is.
     var location: String { get }
@@ -37,6 +39,9 @@ protocol JournalStorage: AnyObject, Sendable {
     func replace(_ name: String, with bytes: [UInt8], durable: Bool) throws(JournalStorageError)
     /// Deletes a file; no error when it is already gone.
     func remove(_ name: String) throws(JournalStorageError)
+    /// Lets go of what is open of the file, so that the next call finds the file now at its name (after
+    /// ``JournalStorageError/Kind/changed``: another process deleted, replaced or cut it).
+    func reopen(_ name: String)
     /// Releases the lock and every open handle.
     func close()
 }
@@ -50,6 +55,9 @@ struct JournalStorageError: Error, Sendable, CustomStringConvertible {
         case noSpace
         /// Anything else the system said (`EIO`, permissions…).
         case failed
+        /// Another process deleted, replaced, truncated or wrote to the file while it was open: what was
+        /// written to it may not survive.
+        case changed
     }
 
     var kind: Kind
@@ -64,4 +72,9 @@ struct JournalStorageError: Error, Sendable, CustomStringConvertible {
     var trackingError: TrackingError {
         kind == .inUse ? .journalInUse(location) : .journal(description)
     }
+}
+
+extension JournalStorage {
+    /// A store without handles of its own has nothing to let go of.
+    func reopen(_ name: String) {}
 }
