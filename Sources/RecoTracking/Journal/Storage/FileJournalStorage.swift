@@ -13,6 +13,7 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
     /// Descriptors let go of by `reopen`, closed with the rest.
     private let retired = Locked<[Int32]>([])
     private var lockDescriptor: Int32 = -1
+    private var directoryLockDescriptor: Int32 = -1
     private let lockState = NSLock()
 
     /// The directory's path with a `/` after it: a file's path is this and its name (the journal's names are
@@ -36,6 +37,7 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
 
     func lock(exclusive: Bool) throws(JournalStorageError) {
         let path = path("lock")
+        let operation = (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB
         let fd: Int32
         if exclusive {
             do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
@@ -45,14 +47,31 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
         } else {
             // A read-only look creates nothing: without a lock file no tracker has the directory open.
             fd = Self.openFile(path, O_RDONLY | O_CLOEXEC)
-            if fd < 0, errno == ENOENT { return }
+            if fd < 0, errno == ENOENT { return try lockDirectory(operation) }
         }
         guard fd >= 0 else { throw Self.failure("open", path) }
-        guard flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0 else {
+        guard flock(fd, operation) == 0 else {
             closeDescriptor(fd)
             throw .inUse(directory.path)
         }
         lockState.withLock { lockDescriptor = fd }
+        try lockDirectory(operation)
+    }
+
+    /// Locks the directory itself as well: a lock file deleted while a tracker holds it (taken for a stale
+    /// one by an operator told the journal is in use, or removed by a cleaner of empty files) would let a
+    /// second tracker lock a new file and write the same segments. Where the file system cannot lock a
+    /// directory (some network file systems), the lock file alone stands.
+    private func lockDirectory(_ operation: Int32) throws(JournalStorageError) {
+        let fd = Self.openFile(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        guard flock(fd, operation) == 0 else {
+            let code = errno
+            closeDescriptor(fd)
+            if code == EWOULDBLOCK { throw .inUse(directory.path) }
+            return
+        }
+        lockState.withLock { directoryLockDescriptor = fd }
     }
 
     func list() throws(JournalStorageError) -> [String] {
@@ -218,12 +237,14 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
             closeDescriptor(fd)
         }
         lockState.withLock {
-            guard lockDescriptor >= 0 else { return }
-            // Unlock before closing: a child forked by another thread may still share this descriptor
-            // until its exec, and the lock would outlive our close (a flaky "in use by another process").
-            _ = flock(lockDescriptor, LOCK_UN)
-            closeDescriptor(lockDescriptor)
+            for fd in [lockDescriptor, directoryLockDescriptor] where fd >= 0 {
+                // Unlock before closing: a child forked by another thread may still share this descriptor
+                // until its exec, and the lock would outlive our close (a flaky "in use by another process").
+                _ = flock(fd, LOCK_UN)
+                closeDescriptor(fd)
+            }
             lockDescriptor = -1
+            directoryLockDescriptor = -1
         }
     }
 
