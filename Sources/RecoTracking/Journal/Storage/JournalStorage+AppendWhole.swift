@@ -24,7 +24,8 @@ extension JournalStorage {
         let before = try size(name) ?? 0
         let wrote: Int
         do { wrote = try append(name, bytes[...]) } catch {
-            try? truncate(name, to: before)
+            // A file found changed was not written to, and may no longer be the one at the name.
+            if error.kind != .changed { try? truncate(name, to: before) }
             throw error
         }
         guard wrote == bytes.count else {
