@@ -6,6 +6,10 @@ import FoundationNetworking
 /// The HTTP transport over Foundation's `URLSession`: no cookies or cache, a per-request timeout,
 /// cancellation that aborts the request, and a bound on how much of a reply is read.
 ///
+/// A redirect is followed by a request without a body (GET, HEAD) only. A request with one (every
+/// tracking request) gets the 3xx reply itself: Foundation would send it on without its body, and the
+/// new address's 200 would answer for events it never received.
+///
 /// A reply's body is read as it arrives, and given up (``TransportError/Kind/replyTooLarge``) as soon as
 /// it passes the request's ``VendorRequest/maxReplyBytes`` or the transport's ``maxReplyBytes``,
 /// whichever is smaller, or at once when its announced length says it will: a vendor's reply cannot
@@ -162,6 +166,17 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
                 return nil
             }
             if let overLimit { abandon(dataTask, with: TransportError.replyTooLarge(limit: overLimit), in: session) }
+        }
+
+        /// A redirect is followed only by a request without a body (GET, HEAD): Foundation sends a
+        /// redirected request on without its body (301, 302 and 303 as a GET, 307 and 308 as an empty
+        /// POST), and the new address's 200 would then answer for events it never received. The caller
+        /// gets the 3xx reply itself (a tracker keeps the events and says where the vendor points).
+        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+            let method = task.originalRequest?.httpMethod ?? "GET"
+            let bodiless = (method == "GET" || method == "HEAD") && (task.originalRequest?.httpBody ?? Data()).isEmpty
+            completionHandler(bodiless ? request : nil)
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -30,8 +30,8 @@ public struct DeliveryVerdict: Sendable, Hashable, CustomStringConvertible {
 
     /// The HTTP rules every vendor shares: 2xx delivered; network-like 408, 429 and 5xx (except 501 and
     /// 505) retried with `Retry-After`; 413 too large; 401, 403, 404, 405 and 407 (the request cannot
-    /// reach the account), 501, 505 and anything not 4xx misconfigured; every other 4xx (400, 409, 422…)
-    /// rejected. Each reason holds the status and the vendor's body.
+    /// reach the account), a redirect (3xx, saying where to), 501, 505 and anything not 4xx misconfigured;
+    /// every other 4xx (400, 409, 422…) rejected. Each reason holds the status and the vendor's body.
     public static func standard(for reply: TrackingReply, now: Date) -> DeliveryVerdict {
         switch reply.status {
         case 200..<300: return .delivered
@@ -41,6 +41,11 @@ public struct DeliveryVerdict: Sendable, Hashable, CustomStringConvertible {
         case 413: return .tooLarge
         case 401, 403, 404, 405, 407: return .misconfigured(reason: "HTTP \(reply.status): \(reply.bodyText())")
         case 400..<500: return .rejected(reason: "HTTP \(reply.status): \(reply.bodyText())")
+        case 300..<400:
+            // Not followed: a redirected request goes on without its body (see `URLSessionTransport`).
+            let location = reply.headers["location"].map { " to \($0)" } ?? ""
+            return .misconfigured(reason: "HTTP \(reply.status): the vendor redirects\(location); events are not sent on after a redirect "
+                                  + "(it would drop their body): set the destination's address to where it points")
         default: return .misconfigured(reason: "HTTP \(reply.status): \(reply.bodyText())")
         }
     }

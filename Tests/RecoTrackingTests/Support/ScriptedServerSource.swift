@@ -4,7 +4,10 @@
 /// of replies, one step per events request: `{"status":503}`, `{"status":429,"retryAfter":"2"}`,
 /// `{"delay":1.5}` (slow reply), `{"reset":true}` (connection reset, nothing stored),
 /// `{"storeThenReset":true}` (stored, then the reply is lost), `{"endless":true}` (nothing stored, and a
-/// 200 whose body of spaces never ends, 25 MB a second, no length announced). With no step left it stores and answers
+/// 200 whose body of spaces never ends, 25 MB a second, no length announced), `{"status":301,"location":
+/// "/moved/add"}` (a redirect; any request to a path under `/moved`, as a web server that knows nothing of
+/// events would, gets 200 `{"statusCode":"SUCCESS"}`, stores nothing, and is logged as `moved GET` or
+/// `moved POST N` with its body's length; `GET /_redirect` is a 302 to `/moved/page`). With no step left it stores and answers
 /// 200 `{"statusCode":"SUCCESS"}`. `POST /_config` sets `bad` (product ids whose batches get 400
 /// `{"statusCode":"BAD_INPUT"}`, or the `badCode` and `badMessage` configured), `down` (reset every
 /// connection) and `delay` (seconds every events reply waits). `GET /_received` answers every
@@ -91,7 +94,16 @@ class Handler(BaseHTTPRequestHandler):
         except OSError:
             pass
 
+    def moved(self, length):
+        with lock:
+            log.append("moved " + self.command + ("" if self.command == "GET" else " %d" % length))
+        self.reply(200, {"statusCode": "SUCCESS"})
+
     def do_GET(self):
+        if self.path.startswith("/moved"):
+            return self.moved(0)
+        if self.path.startswith("/_redirect"):
+            return self.reply(302, {"statusCode": "MOVED"}, {"Location": "/moved/page"})
         with lock:
             if self.path.startswith("/_received"):
                 self.reply(200, events)
@@ -111,6 +123,8 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 config.update(json.loads(raw))
             return self.reply(200, {"ok": True})
+        if self.path.startswith("/moved"):
+            return self.moved(len(raw))
         with lock:
             down = config["down"]
             step = script.pop(0) if script and not down else {}
@@ -135,6 +149,8 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 log.append(str(status))
             headers = {"Retry-After": step["retryAfter"]} if "retryAfter" in step else {}
+            if "location" in step:
+                headers["Location"] = step["location"]
             return self.reply(status, {"statusCode": step.get("code", "ERROR")}, headers)
         try:
             body = json.loads(raw)

@@ -89,8 +89,8 @@ public struct SegmentifyDestination: TrackingDestination {
 
     public func verdict(for reply: TrackingReply, eventCount: Int, now: Date) -> DeliveryVerdict {
         let standard = DeliveryVerdict.standard(for: reply, now: now)
-        // Passing faults stay passing whatever the body says.
-        if [408, 429].contains(reply.status) || (500..<600).contains(reply.status) { return standard }
+        // Passing faults stay passing whatever the body says, and a redirect's body answers for nothing sent.
+        if [408, 429].contains(reply.status) || (300..<400).contains(reply.status) || (500..<600).contains(reply.status) { return standard }
         // Only the status code is read: in place, with no tree of a reply that may carry recommendations.
         if let body = try? JSONTape.parse(reply.body), let code = body.root["statusCode"]?.stringValue,
            let verdict = SegmentifyReplyCode.verdict(code: code, reply: reply) {
