@@ -32,6 +32,16 @@ public struct AsyncHTTPClientTransport: Transport {
         if !request.body.isEmpty { http.body = .bytes(ByteBuffer(bytes: request.body)) }
         let (seconds, attoseconds) = timeout.components
         let response = try await client.execute(http, timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+        // AsyncHTTPClient follows a 301 or 302 after a POST, and any 303, as a GET without the body: the
+        // final reply answers for a request that carried nothing (a tracker would count its events
+        // delivered). The redirect itself is the answer then (a tracker keeps the events and says where
+        // the vendor points). A 307 or 308 is sent on with its body, and its final reply stands.
+        if !request.body.isEmpty, let bodiless = response.history.firstIndex(where: { $0.request.body == nil }), bodiless > 0 {
+            let redirect = response.history[bodiless - 1].responseHead
+            var headers: [String: String] = [:]
+            for header in redirect.headers { headers[header.name] = header.value }
+            return TrackingReply(status: Int(redirect.status.code), headers: headers, body: Data())
+        }
         let limit = min(maxReplyBytes, max(1, request.maxReplyBytes ?? .max))
         let body: ByteBuffer
         do {
