@@ -14,7 +14,28 @@ struct RetryTableTests {
         (501, "misconfigured"), (505, "misconfigured"), (401, "misconfigured"), (403, "misconfigured"), (404, "misconfigured"),
         (405, "misconfigured"), (407, "misconfigured"),
         (400, "rejected"), (422, "rejected"), (409, "rejected"), (410, "rejected"), (415, "rejected"), (413, "too large"),
+        (300, "misconfigured"), (301, "misconfigured"), (302, "misconfigured"), (303, "misconfigured"), (304, "misconfigured"),
+        (307, "misconfigured"), (308, "misconfigured"),
     ]
+
+    /// 2xx bodies: an API's (JSON, nothing, anything else) is an answer; a web page (markup, after white
+    /// space or a byte order mark) is not.
+    static let bodies: [(String, String)] = [
+        (#"{"statusCode":"SUCCESS"}"#, "delivered"), ("", "delivered"), ("ok", "delivered"), ("[]", "delivered"), ("GIF89a", "delivered"),
+        ("<!DOCTYPE html><html></html>", "misconfigured"), ("\r\n  <html lang=\"en\">", "misconfigured"),
+        ("\u{FEFF}<?xml version=\"1.0\"?><html/>", "misconfigured"), ("\t<HTML>", "misconfigured"),
+    ]
+
+    @Test(arguments: bodies)
+    func aWebPageIsNoAnswer(body: String, expected: String) {
+        let verdict = DeliveryVerdict.standard(for: TrackingReply(status: 200, body: Data(body.utf8)), now: Self.now)
+        #expect(verdict.description.hasPrefix(expected), "\(verdict)")
+    }
+
+    @Test func aRedirectSaysWhereTheVendorPoints() {
+        let reply = TrackingReply(status: 308, headers: ["Location": "https://api.vendor.example/events"])
+        #expect(DeliveryVerdict.standard(for: reply, now: Self.now).description.contains("the vendor redirects to https://api.vendor.example/events"))
+    }
 
     @Test(arguments: statuses)
     func statusMeansVerdict(status: Int, expected: String) {

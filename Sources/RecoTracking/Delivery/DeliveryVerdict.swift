@@ -28,12 +28,18 @@ public struct DeliveryVerdict: Sendable, Hashable, CustomStringConvertible {
     /// The request can never succeed as configured (wrong key, account, origin or URL).
     public static func misconfigured(reason: String) -> DeliveryVerdict { DeliveryVerdict(base: .misconfigured(reason: reason)) }
 
-    /// The HTTP rules every vendor shares: 2xx delivered; network-like 408, 429 and 5xx (except 501 and
+    /// The HTTP rules every vendor shares: 2xx delivered (but a web page, which no events API answers,
+    /// misconfigured); network-like 408, 429 and 5xx (except 501 and
     /// 505) retried with `Retry-After`; 413 too large; 401, 403, 404, 405 and 407 (the request cannot
     /// reach the account), a redirect (3xx, saying where to), 501, 505 and anything not 4xx misconfigured;
     /// every other 4xx (400, 409, 422…) rejected. Each reason holds the status and the vendor's body.
     public static func standard(for reply: TrackingReply, now: Date) -> DeliveryVerdict {
         switch reply.status {
+        case 200..<300 where isPage(reply.body):
+            // A web server's page (a wrong address on the vendor's website, whose pages answer any path, or
+            // a proxy's login page), not an API's answer: its 200 says nothing of the events.
+            return .misconfigured(reason: "HTTP \(reply.status): the address answered with a web page, not the vendor's API "
+                                  + "(is it the right address?): \(reply.bodyText(limit: 120))")
         case 200..<300: return .delivered
         case 408, 429: return .retry(after: reply.retryAfter(now: now))
         case 501, 505: return .misconfigured(reason: "HTTP \(reply.status): \(reply.bodyText())")
@@ -48,6 +54,14 @@ public struct DeliveryVerdict: Sendable, Hashable, CustomStringConvertible {
                                   + "(it would drop their body): set the destination's address to where it points")
         default: return .misconfigured(reason: "HTTP \(reply.status): \(reply.bodyText())")
         }
+    }
+
+    /// Whether `body` is markup (its first byte after white space is `<`): an HTML page, which no vendor's
+    /// events API answers (they answer JSON or nothing).
+    static func isPage(_ body: Data) -> Bool {
+        var bytes = body[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }   // a byte order mark
+        return bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "<")
     }
 
     /// Whether the batch was stored.

@@ -7,7 +7,8 @@
 /// 200 whose body of spaces never ends, 25 MB a second, no length announced), `{"status":301,"location":
 /// "/moved/add"}` (a redirect; any request to a path under `/moved`, as a web server that knows nothing of
 /// events would, gets 200 `{"statusCode":"SUCCESS"}`, stores nothing, and is logged as `moved GET` or
-/// `moved POST N` with its body's length; `GET /_redirect` is a 302 to `/moved/page`). With no step left it stores and answers
+/// `moved POST N` with its body's length; `GET /_redirect` is a 302 to `/moved/page`), `{"page":true}` (a
+/// 200 whose body is a web page, nothing stored). With no step left it stores and answers
 /// 200 `{"statusCode":"SUCCESS"}`. `POST /_config` sets `bad` (product ids whose batches get 400
 /// `{"statusCode":"BAD_INPUT"}`, or the `badCode` and `badMessage` configured), `down` (reset every
 /// connection) and `delay` (seconds every events reply waits). `GET /_received` answers every
@@ -145,6 +146,15 @@ class Handler(BaseHTTPRequestHandler):
         elif config["delay"]:
             time.sleep(config["delay"])
         status = step.get("status", 200)
+        if step.get("page"):
+            with lock:
+                log.append("page")
+            data = b"\n<!DOCTYPE html><html><head><title>Shop</title></head><body>Welcome</body></html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            return self.wfile.write(data)
         if status != 200:
             with lock:
                 log.append(str(status))
