@@ -84,7 +84,12 @@ enum PreviewCommand: Command {
         var gallery = PreviewGallery(files: [file], output: URL(fileURLWithPath: folder, isDirectory: true),
                                      renderer: WidgetRenderer(defaultCurrency: arguments.value("currency")))
         gallery.isolated = false
-        let entry = try gallery.writePage(for: file, page: page)
+        let entry: PreviewEntry
+        do { entry = try gallery.writePage(for: file, page: page) } catch {
+            // Said with the page's path (the parent, writing after it, names only the folder).
+            Console.error("error: cannot write \(URL(fileURLWithPath: folder).appendingPathComponent(page).path): \(FileProblem.reason(error))")
+            return 1
+        }
         var line = try JSONEncoder().encode(entry)
         line.append(UInt8(ascii: "\n"))
         FileHandle.standardOutput.write(line)
