@@ -196,43 +196,47 @@ struct SideLogChangedTests {
     /// made before the change removes nothing.
     @Test(arguments: Change.allCases)
     func lettersGoToTheFileAtItsName(_ change: Change) throws {
+        try Self.withStorage { storage in
+            let store = DeadLetterStore(storage: storage, durable: true)
+            try store.add(Self.letters(1...3), at: Date())
+            let (before, mark) = try store.read()
+            #expect(before.count == 3)
+            try change.make(storage.path(DeadLetterStore.fileName))
+            try store.add(Self.letters(4...5), at: Date())
+            try store.remove(readUpTo: mark)
+            let expected = (change.keepsEarlierLetters ? 1...5 : 4...5).map { "P-\($0)" }
+            #expect(try store.list().map(\.letter.event.interaction.productId) == expected)
+            // And read by a process opening the directory afresh.
+            let fresh = FileJournalStorage(directory: storage.directory)
+            defer { fresh.close() }
+            #expect(try DeadLetterStore(storage: fresh, durable: true).list().map(\.letter.event.interaction.productId) == expected)
+        }
+    }
+
+    /// Runs `body` with a file store in a new directory, removed after.
+    static func withStorage(_ body: (FileJournalStorage) throws -> Void) throws {
         let directory = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let storage = FileJournalStorage(directory: directory)
         defer { storage.close() }
-        let store = DeadLetterStore(storage: storage, durable: true)
-        try store.add(Self.letters(1...3), at: Date())
-        let (before, mark) = try store.read()
-        #expect(before.count == 3)
-        try change.make(storage.path(DeadLetterStore.fileName))
-        try store.add(Self.letters(4...5), at: Date())
-        try store.remove(readUpTo: mark)
-        let expected = (change.keepsEarlierLetters ? 1...5 : 4...5).map { "P-\($0)" }
-        #expect(try store.list().map(\.letter.event.interaction.productId) == expected)
-        // And read by a process opening the directory afresh.
-        let fresh = FileJournalStorage(directory: directory)
-        defer { fresh.close() }
-        #expect(try DeadLetterStore(storage: fresh, durable: true).list().map(\.letter.event.interaction.productId) == expected)
+        try body(storage)
     }
 
     /// Damage met after `quarantine.log` was changed is kept in the file now at the name.
     @Test(arguments: Change.allCases)
     func damageIsKeptInTheQuarantineAtItsName(_ change: Change) throws {
-        let directory = Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let storage = FileJournalStorage(directory: directory)
-        defer { storage.close() }
-        let first = JournalQuarantine.Entry(file: "segment-000000000001.log", offset: 10, bytes: [1, 2, 3][...], reason: "bad checksum")
-        let second = JournalQuarantine.Entry(file: "segment-000000000002.log", offset: 20, bytes: [4, 5, 6][...], reason: "bad checksum")
-        try JournalQuarantine.add([first], to: storage)
-        try change.make(storage.path(JournalQuarantine.fileName))
-        try JournalQuarantine.add([second], to: storage)
-        let log = try #require(FileManager.default.contents(atPath: storage.path(JournalQuarantine.fileName)))
-        let text = String(decoding: log, as: UTF8.self)
-        #expect(text.contains("segment-000000000002.log"))
-        #expect(text.contains("segment-000000000001.log") == change.keepsEarlierLetters)
+        try Self.withStorage { storage in
+            let first = JournalQuarantine.Entry(file: "segment-000000000001.log", offset: 10, bytes: [1, 2, 3][...], reason: "bad checksum")
+            let second = JournalQuarantine.Entry(file: "segment-000000000002.log", offset: 20, bytes: [4, 5, 6][...], reason: "bad checksum")
+            try JournalQuarantine.add([first], to: storage)
+            try change.make(storage.path(JournalQuarantine.fileName))
+            try JournalQuarantine.add([second], to: storage)
+            let log = try #require(FileManager.default.contents(atPath: storage.path(JournalQuarantine.fileName)))
+            let text = String(decoding: log, as: UTF8.self)
+            #expect(text.contains("segment-000000000002.log"))
+            #expect(text.contains("segment-000000000001.log") == change.keepsEarlierLetters)
+        }
     }
 }
 
