@@ -32,6 +32,21 @@ struct VendorErrorTests {
         }
     }
 
+    /// A request with a body (Reteno's) is not sent on by a redirect (it would go without its body): the
+    /// failure says where the vendor points.
+    @Test func aRedirectedRequestSaysWhereTheVendorPoints() async throws {
+        try await withVendorServer { server in
+            try await server.route(Fixtures.retenoPath(), otherwise: .init(status: 308, body: "moved", location: "https://api.vendor.example/recoms"))
+            let error = await #expect(throws: NoWidgets.self) {
+                _ = try await RecommendationsClient().widgets(for: .reteno(try Fixtures.reteno(server.base)), as: Product.self, budget: Fixtures.patience)
+            }
+            #expect(error?.kind == .httpStatus)
+            #expect(error?.status == 308)
+            #expect(error?.description.hasPrefix("reteno: answered HTTP 308: a redirect to https://api.vendor.example/recoms") == true,
+                    "\(String(describing: error))")
+        }
+    }
+
     @Test func anAnswerThatDoesNotDecodeSaysWhere() async throws {
         try await withVendorServer { server in
             try await server.route(Fixtures.retenoPath(), otherwise: .init(body: #"{"recoms":[{"productId":"a"},"#))

@@ -193,10 +193,10 @@ public final class RecommendationsClient: @unchecked Sendable {
             decoded = try request.decode(reply.body)
         } catch {
             if let code = error.vendorCode { return .failure(.vendorError(vendor, code: code, message: error.message)) }
-            guard (200..<300).contains(reply.status) else { return .failure(.httpStatus(vendor, status: reply.status, body: reply.bodyText(limit: 200))) }
+            guard (200..<300).contains(reply.status) else { return .failure(.httpStatus(vendor, status: reply.status, body: Self.said(reply))) }
             return .failure(.decodingFailed(vendor, error: error, report: DecodingReport()))
         }
-        guard (200..<300).contains(reply.status) else { return .failure(.httpStatus(vendor, status: reply.status, body: reply.bodyText(limit: 200))) }
+        guard (200..<300).contains(reply.status) else { return .failure(.httpStatus(vendor, status: reply.status, body: Self.said(reply))) }
         guard !decoded.widgets.isEmpty else { return .failure(.decodingFailed(vendor, error: nil, report: decoded.report)) }
         return .success(RecommendationsCache.Answer(recommendations: decoded, bytes: reply.body.count))
     }
@@ -232,5 +232,14 @@ public final class RecommendationsClient: @unchecked Sendable {
             if scalar.value < 0x20 || scalar.value == 0x7F { text += "\\u{\(String(scalar.value, radix: 16))}" } else { text.unicodeScalars.append(scalar) }
         }
         return text
+    }
+}
+
+extension RecommendationsClient {
+    /// What a reply that is not 2xx said: its body, or for a redirect not followed (a request with a
+    /// body: see `URLSessionTransport`) where it points.
+    static func said(_ reply: VendorReply) -> String {
+        guard (300..<400).contains(reply.status), let location = reply.headers["location"] else { return reply.bodyText(limit: 200) }
+        return "a redirect to \(location) (a request with a body is not sent on: set the vendor's address to it)"
     }
 }

@@ -25,6 +25,8 @@ final class VendorServer: @unchecked Sendable {
         var endless: Endless?
         /// How fast an endless body comes, in bytes a second (as fast as it can when not given).
         var rate: Int?
+        /// A `Location` header (for a redirect).
+        var location: String?
 
         enum Endless: String { case announced = "length", chunked }
 
@@ -40,6 +42,7 @@ final class VendorServer: @unchecked Sendable {
             }
             if let endless { fields["endless"] = .string(endless.rawValue) }
             if let rate { fields["rate"] = .number(JSONNumber(text: String(rate))!) }
+            if let location { fields["location"] = .string(location) }
             return .object(fields)
         }
     }

@@ -87,6 +87,8 @@ class Handler(BaseHTTPRequestHandler):
             data = step.get("body", "").encode()
             self.send_response(step.get("status", 200))
             self.send_header("Content-Type", "application/json")
+            if step.get("location"):
+                self.send_header("Location", step["location"])
             if step.get("endless"):
                 return self.stream_endless(path, step["endless"] == "length", step.get("rate", 0))
             if step.get("chunked"):
