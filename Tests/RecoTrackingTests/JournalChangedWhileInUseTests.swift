@@ -213,6 +213,25 @@ struct SideLogChangedTests {
         }
     }
 
+    /// A reading after the file was deleted or replaced, no letter written since, reads the file at the
+    /// name: the letters an operator deleted are neither listed nor re-queued (they were, from the file
+    /// the store still held open).
+    @Test(arguments: [Change.deleted, .replaced])
+    func lettersDeletedUnderATrackerAreNotReadAgain(_ change: Change) throws {
+        try Self.withStorage { storage in
+            let store = DeadLetterStore(storage: storage, durable: true)
+            try store.add(Self.letters(1...3), at: Date())
+            #expect(try store.list().count == 3)
+            try change.make(storage.path(DeadLetterStore.fileName))
+            #expect(try store.list().isEmpty)
+            var requeued = 0
+            #expect(try store.requeue { (letters: [(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) in requeued += letters.count } == 0)
+            #expect(requeued == 0)
+            try store.add(Self.letters(4...4), at: Date())
+            #expect(try store.list().map(\.letter.event.interaction.productId) == ["P-4"])
+        }
+    }
+
     /// Runs `body` with a file store in a new directory, removed after.
     static func withStorage(_ body: (FileJournalStorage) throws -> Void) throws {
         let directory = Fixtures.temporaryDirectory()

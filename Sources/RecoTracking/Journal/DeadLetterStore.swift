@@ -124,7 +124,11 @@ final class DeadLetterStore: @unchecked Sendable {
             defer { lock.unlock() }
             return try body()
         }
-        let (size, removals) = try locked { () throws(TrackingError) in (try fileSize(), self.removals) }
+        let (size, removals) = try locked { () throws(TrackingError) in
+            // Letters an operator deleted (or replaced) under a running tracker are not read again.
+            if storage.refresh(Self.fileName) { self.removals += 1 }
+            return (try fileSize(), self.removals)
+        }
         var letters: [(letter: DeadLetter, payload: [UInt8])] = []
         var unreadable: [Unreadable] = []
         let (walk, damaged) = try walk(size: size, read: { (offset: Int, count: Int) throws(TrackingError) -> [UInt8]? in
@@ -160,6 +164,7 @@ final class DeadLetterStore: @unchecked Sendable {
     func remove(readUpTo end: ReadMark) throws(TrackingError) {
         lock.lock()
         defer { lock.unlock() }
+        if storage.refresh(Self.fileName) { removals += 1 }
         guard end.removals == removals else { return }
         // With no removal since, the file only grew: its first `end.size` bytes are those `read()` parsed.
         let size = try fileSize()

@@ -218,6 +218,12 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
         retired.withLock { $0.append(fd) }
     }
 
+    func refresh(_ name: String) -> Bool {
+        guard let fd = handles.withLock({ $0[name] }), !Self.isStillNamed(fd, path(name)) else { return false }
+        reopen(name)
+        return true
+    }
+
     func remove(_ name: String) throws(JournalStorageError) {
         if let fd = handles.withLock({ $0.removeValue(forKey: name) }) { closeDescriptor(fd) }
         guard unlink(path(name)) == 0 || errno == ENOENT else { throw Self.failure("unlink", path(name)) }

@@ -42,6 +42,9 @@ protocol JournalStorage: AnyObject, Sendable {
     /// Lets go of what is open of the file, so that the next call finds the file now at its name (after
     /// ``JournalStorageError/Kind/changed``: another process deleted, replaced or cut it).
     func reopen(_ name: String)
+    /// Lets go of what is open of the file when the name no longer leads to it (another process deleted
+    /// or replaced it), so that reading goes on from the file now at the name; whether it did.
+    func refresh(_ name: String) -> Bool
     /// Releases the lock and every open handle.
     func close()
 }
@@ -77,4 +80,5 @@ struct JournalStorageError: Error, Sendable, CustomStringConvertible {
 extension JournalStorage {
     /// A store without handles of its own has nothing to let go of.
     func reopen(_ name: String) {}
+    func refresh(_ name: String) -> Bool { false }
 }
