@@ -213,20 +213,33 @@ struct SideLogChangedTests {
         }
     }
 
-    /// A reading after the file was deleted or replaced, no letter written since, reads the file at the
-    /// name: the letters an operator deleted are neither listed nor re-queued (they were, from the file
-    /// the store still held open).
-    @Test(arguments: [Change.deleted, .replaced])
-    func lettersDeletedUnderATrackerAreNotReadAgain(_ change: Change) throws {
+    /// An operator edits `dead-letters.log` under a running tracker, keeping one letter of three (an
+    /// editor writes a new file and renames it over the old), or deletes it; no letter is written since.
+    /// A reading then reads the file at the name: the kept letter, or none. (It read the file the store
+    /// still held open, as far as the new file's size: the first letter, which the operator had dropped,
+    /// and it was re-queued.)
+    @Test(arguments: [false, true])
+    func aReadingReadsTheFileAnOperatorLeft(deleted: Bool) throws {
         try Self.withStorage { storage in
             let store = DeadLetterStore(storage: storage, durable: true)
             try store.add(Self.letters(1...3), at: Date())
             #expect(try store.list().count == 3)
-            try change.make(storage.path(DeadLetterStore.fileName))
-            #expect(try store.list().isEmpty)
-            var requeued = 0
-            #expect(try store.requeue { (letters: [(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) in requeued += letters.count } == 0)
-            #expect(requeued == 0)
+            let path = storage.path(DeadLetterStore.fileName)
+            if deleted {
+                try FileManager.default.removeItem(atPath: path)
+            } else {
+                try Self.withStorage { scratch in
+                    try DeadLetterStore(storage: scratch, durable: true).add(Self.letters(2...2), at: Date())
+                    #expect(rename(scratch.path(DeadLetterStore.fileName), path) == 0)
+                }
+            }
+            let kept = deleted ? [] : ["P-2"]
+            #expect(try store.list().map(\.letter.event.interaction.productId) == kept)
+            var requeued: [String] = []
+            _ = try store.requeue { (letters: [(letter: DeadLetter, payload: [UInt8])]) throws(TrackingError) in
+                requeued += letters.compactMap(\.letter.event.interaction.productId)
+            }
+            #expect(requeued == kept)
             try store.add(Self.letters(4...4), at: Date())
             #expect(try store.list().map(\.letter.event.interaction.productId) == ["P-4"])
         }
