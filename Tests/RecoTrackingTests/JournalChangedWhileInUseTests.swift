@@ -245,6 +245,24 @@ struct SideLogChangedTests {
         }
     }
 
+    /// `quarantine.log` replaced by another of the same length holding another entry (an operator's
+    /// editor, or a copy): the same damage met again is kept in the file at the name. (The log it held
+    /// open said the entry was kept already, and the damaged bytes were written away without a copy.)
+    @Test func damageMetAgainAfterTheQuarantineWasReplacedIsKept() throws {
+        try Self.withStorage { storage in
+            let entry = JournalQuarantine.Entry(file: "segment-000000000001.log", offset: 10, bytes: [1, 2, 3][...], reason: "bad checksum")
+            let other = JournalQuarantine.Entry(file: "segment-000000000002.log", offset: 20, bytes: [4, 5, 6][...], reason: "bad checksum")
+            try JournalQuarantine.add([entry], at: Date(timeIntervalSince1970: 1_764_000_000), to: storage)
+            try Self.withStorage { scratch in
+                try JournalQuarantine.add([other], at: Date(timeIntervalSince1970: 1_764_000_000), to: scratch)
+                #expect(rename(scratch.path(JournalQuarantine.fileName), storage.path(JournalQuarantine.fileName)) == 0)
+            }
+            try JournalQuarantine.add([entry], to: storage)
+            let text = String(decoding: try #require(FileManager.default.contents(atPath: storage.path(JournalQuarantine.fileName))), as: UTF8.self)
+            #expect(text.contains("segment-000000000001.log"), "\(text)")
+        }
+    }
+
     /// Runs `body` with a file store in a new directory, removed after.
     static func withStorage(_ body: (FileJournalStorage) throws -> Void) throws {
         let directory = Fixtures.temporaryDirectory()

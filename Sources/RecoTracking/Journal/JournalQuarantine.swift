@@ -48,6 +48,8 @@ enum JournalQuarantine {
         // A reader of segments and a removal of dead letters can both meet damage at once.
         lock.lock()
         defer { lock.unlock() }
+        // The log at its name is read, not one another process replaced since (whose entries it may not hold).
+        _ = storage.refresh(fileName)
         do throws(JournalStorageError) {
             let before = try storage.size(fileName) ?? 0
             // Each entry the log holds (unreadable ones, such as an entry a crash cut short, are passed over)
