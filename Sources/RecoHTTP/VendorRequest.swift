@@ -72,6 +72,16 @@ public struct VendorReply: Sendable, Hashable {
         return .milliseconds(Int64(seconds * 1000))
     }
 
+    /// Whether the body is a web page (markup: its first byte after white space, and a byte order mark,
+    /// is `<`), which no vendor's API answers (they answer JSON or nothing): a 200 that is one comes from
+    /// a wrong address (a vendor's website, whose pages answer any path) or a proxy's login page, and says
+    /// nothing of what was sent.
+    public var isWebPage: Bool {
+        var bytes = body[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        return bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "<")
+    }
+
     /// The body as text, at most `limit` characters (for reasons in dead letters).
     public func bodyText(limit: Int = 300) -> String {
         let text = String(decoding: body, as: UTF8.self)

@@ -36,5 +36,10 @@ struct HTTPSendersTests {
 
         let failing = HTTPEightDigitsTransport(transport: RecordingTransport(status: 502))
         await #expect(throws: EightDigitsError.transport("HTTP 502")) { try await failing.send(request) }
+        // A 200 that is a web page (a wrong address) is no answer either.
+        let page = HTTPEightDigitsTransport(transport: RecordingTransport(body: "<html><body>Sign in to continue</body></html>"))
+        await #expect(throws: EightDigitsError.transport("HTTP 200: the address answered with a web page, not 8digits' API (is it the right address?)")) {
+            try await page.send(request)
+        }
     }
 }

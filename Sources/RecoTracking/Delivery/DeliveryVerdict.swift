@@ -35,7 +35,7 @@ public struct DeliveryVerdict: Sendable, Hashable, CustomStringConvertible {
     /// every other 4xx (400, 409, 422…) rejected. Each reason holds the status and the vendor's body.
     public static func standard(for reply: TrackingReply, now: Date) -> DeliveryVerdict {
         switch reply.status {
-        case 200..<300 where isPage(reply.body):
+        case 200..<300 where reply.isWebPage:
             // A web server's page (a wrong address on the vendor's website, whose pages answer any path, or
             // a proxy's login page), not an API's answer: its 200 says nothing of the events.
             return .misconfigured(reason: "HTTP \(reply.status): the address answered with a web page, not the vendor's API "
@@ -54,14 +54,6 @@ public struct DeliveryVerdict: Sendable, Hashable, CustomStringConvertible {
                                   + "(it would drop their body): set the destination's address to where it points")
         default: return .misconfigured(reason: "HTTP \(reply.status): \(reply.bodyText())")
         }
-    }
-
-    /// Whether `body` is markup (its first byte after white space is `<`): an HTML page, which no vendor's
-    /// events API answers (they answer JSON or nothing).
-    static func isPage(_ body: Data) -> Bool {
-        var bytes = body[...]
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }   // a byte order mark
-        return bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "<")
     }
 
     /// Whether the batch was stored.

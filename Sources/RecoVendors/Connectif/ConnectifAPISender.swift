@@ -52,6 +52,9 @@ public struct ConnectifAPISender: ConnectifEventSender {
             throw .sendFailed("Connectif unreachable: \(error)")
         }
         guard (200..<300).contains(reply.status) else { throw .sendFailed(Self.reason(reply)) }
+        guard !reply.isWebPage else {
+            throw .sendFailed("HTTP \(reply.status): the address answered with a web page, not Connectif's API (is it the right address?)")
+        }
     }
 
     /// The status, with Connectif's `code` and `detail` when the body has them.

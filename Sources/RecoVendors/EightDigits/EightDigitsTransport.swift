@@ -30,6 +30,9 @@ public struct HTTPEightDigitsTransport: EightDigitsTransport {
             throw .transport(String(describing: error))
         }
         guard (200..<300).contains(reply.status) else { throw .transport("HTTP \(reply.status)") }
+        guard !reply.isWebPage else {
+            throw .transport("HTTP \(reply.status): the address answered with a web page, not 8digits' API (is it the right address?)")
+        }
         return reply.body
     }
 }

@@ -46,6 +46,9 @@ struct ConnectifPurchaseRequestTests {
          "the event was not delivered: HTTP 400 E0101: Contact ana@example.com does not exist."),
         (401, "", "the event was not delivered: HTTP 401: "),
         (429, #"{"title":"Too Many Requests"}"#, "the event was not delivered: HTTP 429: Too Many Requests"),
+        // A wrong address on a website whose pages answer any path: no delivery.
+        (200, "\n<!DOCTYPE html><html><body>Welcome</body></html>",
+         "the event was not delivered: HTTP 200: the address answered with a web page, not Connectif's API (is it the right address?)"),
     ] as [(Int, String, String?)])
     func theSenderReadsTheReply(status: Int, body: String, expected: String?) async throws {
         let transport = OneReply(VendorReply(status: status, body: Data(body.utf8)))
