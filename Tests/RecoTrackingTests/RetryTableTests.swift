@@ -37,6 +37,12 @@ struct RetryTableTests {
         let said = DeliveryVerdict.standard(for: reply, now: Self.now).description
         #expect(said.contains("the vendor redirects to https://api.vendor.example/events;"), "\(said)")
         #expect(!said.contains("secret"), "a key in the Location's query is not logged: \(said)")
+        // Whatever a vendor puts there.
+        for location in ["", "?", "?apiKey=secret", "//", String(repeating: "/a", count: 10_000)] {
+            let verdict = DeliveryVerdict.standard(for: TrackingReply(status: 301, headers: ["Location": location]), now: Self.now)
+            #expect(verdict.description.hasPrefix("misconfigured: HTTP 301: the vendor redirects to "))
+            #expect(!verdict.description.contains("secret") && verdict.description.count < 600)
+        }
     }
 
     @Test(arguments: statuses)

@@ -241,7 +241,7 @@ extension RecommendationsClient {
     static func said(_ reply: VendorReply) -> String {
         guard (300..<400).contains(reply.status), let location = reply.headers["location"] else { return reply.bodyText(limit: 200) }
         // Without its query, which may carry the request's own key into a log.
-        return "a redirect to \(location.split(separator: "?", maxSplits: 1)[0].prefix(200)) (a request with a body is not sent on: "
+        return "a redirect to \(location.prefix { $0 != "?" }.prefix(200)) (a request with a body is not sent on: "
             + "set the vendor's address to it)"
     }
 }
