@@ -82,6 +82,14 @@ public struct VendorReply: Sendable, Hashable {
         return bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "<")
     }
 
+    /// Where a redirect (3xx) points, for messages: its `Location` without the query, which may carry
+    /// the request's own key (Segmentify's `apiKey`) into a log, and at most 200 characters; nil for
+    /// another status or without the header.
+    public var redirectTarget: String? {
+        guard (300..<400).contains(status), let location = headers["location"] else { return nil }
+        return String(location.prefix { $0 != "?" }.prefix(200))
+    }
+
     /// The body as text, at most `limit` characters (for reasons in dead letters).
     public func bodyText(limit: Int = 300) -> String {
         let text = String(decoding: body, as: UTF8.self)

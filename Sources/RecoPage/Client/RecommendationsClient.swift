@@ -239,9 +239,7 @@ extension RecommendationsClient {
     /// What a reply that is not 2xx said: its body, or for a redirect not followed (a request with a
     /// body: see `URLSessionTransport`) where it points.
     static func said(_ reply: VendorReply) -> String {
-        guard (300..<400).contains(reply.status), let location = reply.headers["location"] else { return reply.bodyText(limit: 200) }
-        // Without its query, which may carry the request's own key into a log.
-        return "a redirect to \(location.prefix { $0 != "?" }.prefix(200)) (a request with a body is not sent on: "
-            + "set the vendor's address to it)"
+        guard let target = reply.redirectTarget else { return reply.bodyText(limit: 200) }
+        return "a redirect to \(target) (a request with a body is not sent on: set the vendor's address to it)"
     }
 }

@@ -49,8 +49,7 @@ public struct DeliveryVerdict: Sendable, Hashable, CustomStringConvertible {
         case 400..<500: return .rejected(reason: "HTTP \(reply.status): \(reply.bodyText())")
         case 300..<400:
             // Not followed: a redirected request goes on without its body (see `URLSessionTransport`).
-            // Said without its query, which may carry the request's own key (Segmentify's `apiKey`) into a log.
-            let location = reply.headers["location"].map { " to \($0.prefix { $0 != "?" }.prefix(200))" } ?? ""
+            let location = reply.redirectTarget.map { " to \($0)" } ?? ""
             return .misconfigured(reason: "HTTP \(reply.status): the vendor redirects\(location); events are not sent on after a redirect "
                                   + "(it would drop their body): set the destination's address to where it points")
         default: return .misconfigured(reason: "HTTP \(reply.status): \(reply.bodyText())")
