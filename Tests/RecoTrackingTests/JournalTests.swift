@@ -31,8 +31,8 @@ struct JournalTests {
         #expect(CRC32.checksum([UInt8]()) == 0)
         #expect(CRC32.checksum(Array("The quick brown fox jumps over the lazy dog".utf8)) == 0x414F_A339)
         // Every length around the 8-byte stride and the 16-byte blocks the processor's instructions fold (from
-        // 32 bytes on), at every alignment and after any earlier checksum, agrees with the bit-by-bit
-        // definition; so do a few long buffers.
+        // 16 bytes on, a last block shorter than 16 too), at every alignment and after any earlier checksum,
+        // agrees with the bit-by-bit definition; so do a few long buffers.
         let seed = ProcessInfo.processInfo.environment["RECOKIT_CRC_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
         print("crc32MatchesTheStandardCheckValue seed: \(seed) (replay: RECOKIT_CRC_SEED=\(seed) swift test --filter crc32Matches); "
               + "processor instructions: \(CRC32.usesProcessorInstructions)")

@@ -15,6 +15,9 @@ int reco_crc32_can_fold(void);
 /// `reco_crc32_can_fold()` is 1.
 uint32_t reco_crc32_fold(uint32_t state, const uint8_t *bytes, size_t count);
 
+/// `reco_crc32_fold` for any `count` from 16 on (a last block shorter than 16 bytes is folded too).
+uint32_t reco_crc32_fold_any(uint32_t state, const uint8_t *bytes, size_t count);
+
 /// Advances a raw CRC state over `count` bytes with ARM's CRC32 instructions: 1 with `*state` advanced,
 /// or 0 (nothing done) where they are not available.
 int reco_crc32_arm(uint32_t *state, const uint8_t *bytes, size_t count);

@@ -2,9 +2,9 @@ import CRecoChecksum
 
 /// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), the checksum of every journal record.
 ///
-/// Buffers of 32 bytes and more go to the processor's own instructions where it has them (carry-less
-/// multiplication on x86-64, CRC32 instructions on ARM: `CRecoChecksum`), about four times fewer
-/// instructions a byte; the rest, and processors without them, slicing-by-8 over tables built once.
+/// Buffers of 16 bytes and more (32 on ARM) go to the processor's own instructions where it has them
+/// (carry-less multiplication on x86-64, CRC32 instructions on ARM: `CRecoChecksum`), about four times
+/// fewer instructions a byte; shorter ones, and processors without them, slicing-by-8 over tables built once.
 /// `CRC32.checksum("123456789".utf8)` is `0xCBF43926`.
 public enum CRC32 {
     private static let tables: [[UInt32]] = {
@@ -43,7 +43,7 @@ public enum CRC32 {
     /// Whether this processor folds with carry-less multiplication (x86-64 with PCLMULQDQ).
     static let folds = reco_crc32_can_fold() != 0
 
-    /// Whether checksums of 32 bytes and more use the processor's own instructions here.
+    /// Whether longer checksums use the processor's own instructions here.
     static var usesProcessorInstructions: Bool {
         var state: UInt32 = 0
         return folds || reco_crc32_arm(&state, nil, 0) != 0
@@ -52,14 +52,11 @@ public enum CRC32 {
     /// The checksum of the bytes in `buffer` (following bytes whose checksum was `previous`, if given).
     public static func checksum(_ buffer: UnsafeBufferPointer<UInt8>, continuing previous: UInt32 = 0) -> UInt32 {
         guard let base = buffer.baseAddress else { return previous }
+        if buffer.count >= 16, folds {
+            // Folded and reduced in C, a length that is not a multiple of 16 too (`reco_crc32_fold_any`).
+            return ~reco_crc32_fold_any(~previous, base, buffer.count)
+        }
         if buffer.count >= 32 {
-            if folds {
-                // The whole 16-byte blocks folded and reduced in C; then the last few bytes (under 16) on
-                // from there, by the tables.
-                let blocks = buffer.count & ~15
-                let folded = ~reco_crc32_fold(~previous, base, blocks)
-                return blocks == buffer.count ? folded : table(UnsafeBufferPointer(rebasing: buffer[blocks...]), continuing: folded)
-            }
             var state = ~previous
             if reco_crc32_arm(&state, base, buffer.count) != 0 { return ~state }
         }
