@@ -27,6 +27,9 @@ public protocol TrackingDestination: Sendable {
     func request(forRecords records: [EventRecord]) -> TrackingRequest
     /// ``screen(_:now:)`` for a journaled record: by default the record is decoded and screened.
     func screen(_ record: EventRecord, now: Date) -> String?
+    /// Whether ``screen(_:now:)-(EventRecord,_)`` may answer a reason: when false, a tracker sends every
+    /// record without asking about each (true by default).
+    var screensEvents: Bool { get }
     /// What the reply means for the batch of `eventCount` events.
     func verdict(for reply: TrackingReply, eventCount: Int, now: Date) -> DeliveryVerdict
 }
@@ -34,6 +37,8 @@ public protocol TrackingDestination: Sendable {
 extension TrackingDestination {
     /// No screening by default.
     public func screen(_ event: TrackedEvent, now: Date) -> String? { nil }
+    /// Records are screened by default (each one asked about: decoded, unless the destination reads them).
+    public var screensEvents: Bool { true }
     /// Decodes the record and screens the event.
     public func screen(_ record: EventRecord, now: Date) -> String? {
         // A record reads back: `EventRecord` checked it when the tracker took it from the journal.

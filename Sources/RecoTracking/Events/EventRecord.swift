@@ -45,26 +45,23 @@ public struct EventRecord: Sendable {
 
     /// Reads a record's layout; throws the same errors as decoding it would.
     public init(bytes: ArraySlice<UInt8>) throws(TrackingError) {
-        self.bytes = bytes
         // Parsed in place (an optional result of this size is copied twice on the way out).
         var parsed = Parsed()
         guard bytes.withUnsafeBufferPointer({ Self.parse($0, into: &parsed) }) else {
             if bytes.first == PageRecordCodec.version { throw .journal("a page record holds several events: read it with EventRecord.read(_:into:)") }
             throw .journal(bytes.first == 1 || bytes.first == 2 ? "truncated event record" : "unknown event record version")
         }
-        id = EventID(run: parsed.run, sequence: parsed.sequence)
-        occurredMilliseconds = Int64(bitPattern: parsed.millis)
         guard let kind = EventCodec.kind(code: parsed.kind) else { throw .journal("truncated event record") }
-        self.kind = kind
-        flags = parsed.flags
-        position = parsed.position == 0 ? nil : Int(truncatingIfNeeded: parsed.position - 1)
-        spans = parsed.spans
-        isPageImpression = false
-        let hasVendorEvent = spans[.vendorEvent] != 0
+        let hasVendorEvent = parsed.spans[.vendorEvent] != 0
         if (kind == .vendorEvent) != hasVendorEvent {
             throw .journal("event record with kind \(kind.rawValue) and \(hasVendorEvent ? "a" : "no") vendor event")
         }
         if hasVendorEvent { _ = try EventCodec.decode(bytes) } // its JSON text must read too
+        // Every check before the record is made: a throw after its fields were set kept a second copy of
+        // it (retained, then released) for the throwing path, at every record read.
+        self.init(bytes: bytes, id: EventID(run: parsed.run, sequence: parsed.sequence), occurredMilliseconds: Int64(bitPattern: parsed.millis),
+                  kind: kind, position: parsed.position == 0 ? nil : Int(truncatingIfNeeded: parsed.position - 1),
+                  flags: parsed.flags, spans: parsed.spans, isPageImpression: false)
     }
 
     /// A record whose layout is already read (a page record's impression).

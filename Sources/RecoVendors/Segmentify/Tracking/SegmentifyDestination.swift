@@ -86,6 +86,8 @@ public struct SegmentifyDestination: TrackingDestination {
 
     /// Segmentify keeps events of any age.
     public func screen(_ record: EventRecord, now: Date) -> String? { nil }
+    /// Segmentify takes events of any age: nothing to screen.
+    public var screensEvents: Bool { false }
 
     public func verdict(for reply: TrackingReply, eventCount: Int, now: Date) -> DeliveryVerdict {
         let standard = DeliveryVerdict.standard(for: reply, now: now)
