@@ -12,7 +12,8 @@ protocol Command: Sendable {
     static func run(_ words: [String]) async throws -> Int32
 }
 
-/// Standard output and standard error, unbuffered, for messages and progress.
+/// Standard output and standard error, unbuffered, for messages and progress (through
+/// ``StandardStreams``: a failure to write is reported, never a trap).
 ///
 /// `error` and `out` print ONE line: whatever it holds (a vendor's message, a product name, a file
 /// name) has its control characters escaped by ``TerminalText``, line feeds included, so no value can
@@ -21,22 +22,22 @@ protocol Command: Sendable {
 enum Console {
     /// One line on standard error, control characters escaped.
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data((TerminalText.escaped(line) + "\n").utf8))
+        StandardStreams.writeError(Array((TerminalText.escaped(line) + "\n").utf8))
     }
 
     /// One line on standard output, control characters escaped.
     static func out(_ line: String) {
-        FileHandle.standardOutput.write(Data((TerminalText.escaped(line) + "\n").utf8))
+        StandardStreams.writeOutput(Array((TerminalText.escaped(line) + "\n").utf8))
     }
 
     /// The program's own text (several lines) on standard error, as it is.
     static func errorText(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        StandardStreams.writeError(Array((text + "\n").utf8))
     }
 
     /// The program's own text (several lines) on standard output, as it is.
     static func outText(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        StandardStreams.writeOutput(Array((text + "\n").utf8))
     }
 }
 

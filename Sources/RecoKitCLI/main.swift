@@ -1,4 +1,6 @@
 import Foundation
 import RecoKit
 
-exit(await Recokit.run(Array(CommandLine.arguments.dropFirst())))
+// Before anything opens a file: a standard descriptor the caller closed is not handed to one.
+StandardStreams.secure()
+exit(StandardStreams.finish(await Recokit.run(Array(CommandLine.arguments.dropFirst()))))

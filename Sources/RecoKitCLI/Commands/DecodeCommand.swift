@@ -64,7 +64,7 @@ enum DecodeCommand: Command {
             let kind = try document.kind(vendor: options.vendor)
             guard kind.carriesRecommendations else {
                 let description = try document.describe(kind: kind)
-                var out = BufferedOutput(.standardOutput)
+                var out = BufferedOutput()
                 if options.json { DecodeOutput.writeJSON(description, to: &out) } else { DecodeOutput.writeSummary(description, to: &out) }
                 out.flush()
                 return 0
@@ -75,7 +75,7 @@ enum DecodeCommand: Command {
             return 1
         }
         let decoded = reply.decoded(as: RawProduct.self, fields: options.fields, filters: options.filters)
-        var out = BufferedOutput(.standardOutput)
+        var out = BufferedOutput()
         if options.json { DecodeOutput.writeJSON(decoded, to: &out) } else { DecodeOutput.writeSummary(decoded, to: &out) }
         out.flush()
         return options.strict && decoded.report.hasFailures ? 1 : 0

@@ -92,7 +92,7 @@ enum PreviewCommand: Command {
         }
         var line = try JSONEncoder().encode(entry)
         line.append(UInt8(ascii: "\n"))
-        FileHandle.standardOutput.write(line)
+        StandardStreams.writeOutput(line)
         return 0
     }
 }

@@ -81,7 +81,7 @@ enum RenderCommand: Command {
             }
             Console.error("wrote \(file): \(reply.widgets.count) widget\(reply.widgets.count == 1 ? "" : "s") with \(templateName)")
         } else {
-            var out = BufferedOutput(.standardOutput)
+            var out = BufferedOutput()
             out.write(output)
             out.flush()
         }

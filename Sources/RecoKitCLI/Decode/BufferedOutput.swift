@@ -9,15 +9,14 @@ extension String: TextSink {
     mutating func write(_ text: String) { self += text }
 }
 
-/// Text written to a file handle in chunks of 64 KB: a large output is never held whole, and never
+/// Text written to standard output in chunks of 64 KB: a large output is never held whole, and never
 /// written a few bytes at a time. Call ``flush()`` at the end.
 struct BufferedOutput: TextSink {
-    private let handle: FileHandle
     private var buffer: [UInt8] = []
     private static let chunk = 1 << 16
 
-    init(_ handle: FileHandle) {
-        self.handle = handle
+    /// Text for standard output (``StandardStreams``: a failure to write is the command's, reported at exit).
+    init() {
         buffer.reserveCapacity(Self.chunk + 4096)
     }
 
@@ -29,7 +28,7 @@ struct BufferedOutput: TextSink {
     /// Writes what is buffered.
     mutating func flush() {
         guard !buffer.isEmpty else { return }
-        handle.write(Data(buffer))
+        StandardStreams.writeOutput(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 }

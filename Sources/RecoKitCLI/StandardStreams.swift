@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Standard input, output and error as `recokit` uses them: written with `write(2)`, so that a full
+/// disk, a reader that went away or a closed descriptor is a failure the program reports and exits 1
+/// for, never a trap (`FileHandle.write` traps on any error: `recokit --help > /dev/full` crashed).
+///
+/// Standard error that cannot be written is passed over (there is nowhere left to say so); standard
+/// output that cannot be written is the command's failure: its first error is kept, and ``finish(_:)``
+/// says it on standard error and makes the exit status 1.
+enum StandardStreams {
+    /// Makes sure descriptors 0, 1 and 2 are open before any file is. One the caller closed (`>&-`) would
+    /// otherwise be the next file the program opens (a journal's directory or segment), and what is meant
+    /// for standard output or error would be written into it. Each closed one is opened on `/dev/null`
+    /// and remembered: writing to a standard output closed at start fails as writing to a closed
+    /// descriptor does, and the relay refuses to run without somewhere to write acknowledgements.
+    static func secure() {
+        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+            if opened >= 0, opened != descriptor {
+                // Lower descriptors were open, so this cannot happen; if it does, keep the number taken.
+                _ = dup2(opened, descriptor)
+                _ = close(opened)
+            }
+            state.withLock { _ = $0.closedAtStart.insert(descriptor) }
+        }
+    }
+
+    /// Whether standard output was closed when the program started (see ``secure()``).
+    static var outputClosedAtStart: Bool { state.withLock { $0.closedAtStart.contains(1) } }
+
+    /// The first failure to write standard output, in words (`no space left on device`), or nil.
+    static var outputFailure: String? { state.withLock { $0.outputFailure } }
+
+    /// Writes `bytes` whole to standard output; a failure is kept for ``finish(_:)``.
+    static func writeOutput(_ bytes: some Collection<UInt8>) {
+        if state.withLock({ $0.closedAtStart.contains(1) }) { return record(EBADF) }
+        if let failure = write(bytes, to: 1) { record(failure) }
+    }
+
+    /// Writes `bytes` whole to standard error; a failure is passed over.
+    static func writeError(_ bytes: some Collection<UInt8>) {
+        _ = write(bytes, to: 2)
+    }
+
+    /// The exit status of a command that returned `status`, once what it wrote is accounted for: a
+    /// failure to write standard output is said on standard error and makes a success 1.
+    static func finish(_ status: Int32) -> Int32 {
+        guard let failure = outputFailure else { return status }
+        writeError(Array("error: cannot write standard output: \(failure); what was written there is incomplete\n".utf8))
+        return status == 0 ? 1 : status
+    }
+
+    /// Writes `bytes` whole to `descriptor`, again after an interruption or a short write; the `errno`
+    /// of a failure, or nil.
+    static func write(_ bytes: some Collection<UInt8>, to descriptor: Int32) -> Int32? {
+        let result: Int32?? = bytes.withContiguousStorageIfAvailable { writeAll($0, to: descriptor) }
+        if let result { return result }
+        return Array(bytes).withUnsafeBufferPointer { writeAll($0, to: descriptor) }
+    }
+
+    private static func writeAll(_ buffer: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32? {
+        guard var start = buffer.baseAddress else { return nil }
+        var left = buffer.count
+        while left > 0 {
+            #if canImport(Glibc)
+            let wrote = Glibc.write(descriptor, start, left)
+            #else
+            let wrote = Darwin.write(descriptor, start, left)
+            #endif
+            if wrote < 0, errno == EINTR { continue }
+            guard wrote > 0 else { return wrote < 0 ? errno : EIO }
+            start += wrote
+            left -= wrote
+        }
+        return nil
+    }
+
+    private static func record(_ code: Int32) {
+        let reason = String(cString: strerror(code)).lowercased()
+        state.withLock { if $0.outputFailure == nil { $0.outputFailure = reason } }
+    }
+
+    private struct State {
+        var closedAtStart: Set<Int32> = []
+        var outputFailure: String?
+    }
+
+    private final class Guarded: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = State()
+        func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&value)
+        }
+    }
+
+    private static let state = Guarded()
+}
