@@ -80,7 +80,9 @@ enum RelayCommand: Command {
         names the file and byte range; only the damaged records are lost) or at start (`relay: journal
         recovery: …`; a torn tail there, the mark of an interrupted write that no acknowledgement
         covered, is reported but no failure: a record cut short at a file's end, or the zeros a power
-        loss leaves where blocks were never written); 2 for a wrong command line.
+        loss leaves where blocks were never written), or when acknowledgements could not be written (the
+        reader of stdout went away, the --acks file's disk is full: the relay says from which line, reads
+        no more input, and delivers what it journaled); 2 for a wrong command line.
         """
 
     static func run(_ words: [String]) async throws -> Int32 {
@@ -112,6 +114,10 @@ enum RelayCommand: Command {
         case let other: throw UsageError("--durability must be strict or batched, not \(other)")
         }
         if let problem = FileProblem.unwritableFolder(journal) { throw CommandFailure("--journal \(journal): \(problem)") }
+        // Where acknowledgements go is settled before the journal is opened (a relay that cannot write
+        // them stops here, with nothing taken).
+        let acksPath = arguments.value("acks")
+        let acksDescriptor = arguments.flag("drain") ? nil : try acknowledgementDescriptor(acksPath)
         var configuration = TrackerConfiguration(journal: URL(fileURLWithPath: journal), durability: .strict)
         configuration.flushInterval = .milliseconds(200)
         let tracker = try Tracker(destination: destination, configuration: configuration)
@@ -124,9 +130,16 @@ enum RelayCommand: Command {
         // Damage found at start that may have cost acknowledged lines (anything but a torn tail) fails the run.
         let damagedBefore = recovery.damage.contains { !$0.isInterruptedWrite }
         var malformed = 0
-        if !arguments.flag("drain") {
-            let acks = try RelayAcknowledgements(descriptor: acknowledgementDescriptor(arguments.value("acks")))
+        var unacknowledged = false
+        if let acksDescriptor {
+            let acks = RelayAcknowledgements(descriptor: acksDescriptor,
+                                             destination: acksPath.map { $0 == "-" ? "stdout" : "--acks \($0)" } ?? "stdout")
             malformed = try await relay(into: tracker, vendor: arguments.value("vendor") ?? "", strict: strict, acks: acks)
+            if let failure = acks.writeFailure {
+                unacknowledged = true
+                Console.error("relay: \(failure); no more input was read (send the lines without one again; "
+                              + "those journaled are delivered all the same, so the vendor may get them twice)")
+            }
         }
         let summary = await tracker.shutdown(deadline: .milliseconds(Int64(deadlineSeconds * 1000)))
         var line = "relay: \(summary), malformed \(malformed)"
@@ -136,7 +149,7 @@ enum RelayCommand: Command {
         // Damage met while running and a disk error are failures of the run, whatever else went well.
         for damage in statistics.damage { Console.error("relay: journal damage: \(damage)") }
         if let diskError = statistics.diskError { Console.error("relay: disk error: \(diskError)") }
-        return malformed > 0 || damagedBefore || !statistics.damage.isEmpty || statistics.diskError != nil ? 1 : 0
+        return malformed > 0 || unacknowledged || damagedBefore || !statistics.damage.isEmpty || statistics.diskError != nil ? 1 : 0
     }
 
     /// `--endpoint`: an http or https URL with a host.
@@ -164,7 +177,12 @@ enum RelayCommand: Command {
     private static func acknowledgementDescriptor(_ path: String?) throws -> Int32 {
         // A caller that stops reading acknowledgements must not kill the relay (the lines stay durable).
         signal(SIGPIPE, SIG_IGN)
-        guard let path, path != "-" else { return 1 }
+        guard let path, path != "-" else {
+            if StandardStreams.outputClosedAtStart {
+                throw CommandFailure("standard output is closed: acknowledgements would have nowhere to go; open it, or give --acks FILE")
+            }
+            return 1
+        }
         if let problem = FileProblem.unwritableFile(path) { throw CommandFailure("--acks \(path): \(problem)") }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw CommandFailure("--acks \(path): cannot open: \(String(cString: strerror(errno)).lowercased())") }
@@ -179,14 +197,16 @@ enum RelayCommand: Command {
     /// runs in both modes: a burst followed by silence is acknowledged without waiting for the next line.
     private static func relay(into tracker: Tracker, vendor: String, strict: Bool, acks: RelayAcknowledgements) async throws -> Int {
         let timerFailure = LockedError()
+        let input = RelayInput()
         let timer = Task.detached {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(100))
                 do { try acks.commitAndWrite(tracker) } catch { timerFailure.set(error) }
+                // Acknowledgements that cannot be written: no more lines are taken (even while stdin is quiet).
+                if acks.writeFailure != nil { input.stop() }
             }
         }
         defer { timer.cancel() }
-        let input = RelayInput()
         var malformed = 0
         var lineNumber = 0
         var waitingForRoom = false
@@ -245,6 +265,7 @@ enum RelayCommand: Command {
             }
             if let error = timerFailure.error { throw error }
             if strict { try acks.commitAndWrite(tracker) }
+            if acks.writeFailure != nil { input.stop() }
         }
         try acks.commitAndWrite(tracker)
         if let error = timerFailure.error { throw error }

@@ -39,9 +39,22 @@ final class RelayAcknowledgements: @unchecked Sendable {
     private var acceptedEvents = 0
     private var reported = 0
     private var lastReport = ContinuousClock.now
+    /// Why acknowledgements could not be written (the reader went away, the file's disk is full): from
+    /// then on none is written, so that none arrives out of order after a gap.
+    private var unwritable: String?
 
-    /// Acknowledgements written to `descriptor` (stdout, or the file of `--acks`).
-    init(descriptor: Int32) { self.descriptor = descriptor }
+    /// Where acknowledgements go, for messages (`stdout`, or `--acks FILE`).
+    let destination: String
+
+    /// Acknowledgements written to `descriptor` (stdout, or the file of `--acks`, named by `destination`).
+    init(descriptor: Int32, destination: String) {
+        self.descriptor = descriptor
+        self.destination = destination
+    }
+
+    /// Why acknowledgements can no longer be written, once a write failed: the relay then reads no more
+    /// input (lines it took could not be acknowledged, and the caller sends them again).
+    var writeFailure: String? { writing.withLock { unwritable } }
 
     /// Queues an entry; it is written by the next ``commitAndWrite(_:)``.
     func add(_ entry: Entry) { lock.withLock { waiting.append(entry) } }
@@ -66,6 +79,8 @@ final class RelayAcknowledgements: @unchecked Sendable {
             waiting.removeFirst(count)
             return entries
         }
+        guard unwritable == nil else { return }
+        firstLine = entries.first.map(\.line) ?? firstLine
         var text = ""
         for entry in entries {
             switch entry {
@@ -97,21 +112,38 @@ final class RelayAcknowledgements: @unchecked Sendable {
     }
 
     private func reportProgress() {
-        FileHandle.standardError.write(Data("accepted \(acceptedEvents)\n".utf8))
+        StandardStreams.writeError(Array("accepted \(acceptedEvents)\n".utf8))
         reported = acceptedEvents
         lastReport = .now
     }
 
-    /// Writes `text` whole (a caller that stopped reading is not an error: the lines stay durable).
+    /// The line of the first entry being written (for the message when a write fails).
+    private var firstLine = 1
+
+    /// Writes `text` whole. A failed write stops all later ones (``writeFailure`` says why): the lines stay
+    /// durable and are delivered, but their caller cannot learn it.
     private func writeOut(_ text: inout String) {
-        guard !text.isEmpty else { return }
+        guard !text.isEmpty, unwritable == nil else { return }
         var bytes = Array(text.utf8)[...]
         text = ""
         while !bytes.isEmpty {
             let wrote = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             if wrote < 0, errno == EINTR { continue }
-            guard wrote > 0 else { return }
+            guard wrote > 0 else {
+                let reason = wrote < 0 ? String(cString: strerror(errno)).lowercased() : "nothing was written"
+                unwritable = "cannot write acknowledgements to \(destination): \(reason); those from line \(firstLine) on may be missing"
+                return
+            }
             bytes = bytes.dropFirst(wrote)
+        }
+    }
+}
+
+extension RelayAcknowledgements.Entry {
+    /// The input line the entry is about.
+    var line: Int {
+        switch self {
+        case .accepted(let line, _), .refused(let line, _): line
         }
     }
 }

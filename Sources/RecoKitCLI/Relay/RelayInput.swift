@@ -29,6 +29,8 @@ final class RelayInput: @unchecked Sendable {
     private var queued: [Line] = []
     private var queuedBytes = 0
     private var finished = false
+    /// Set by ``stop()``: no more lines are handed over, whatever arrives.
+    private var stopped = false
     private var waiter: CheckedContinuation<[Line]?, Never>?
 
     private static let queueLimit = 1 << 20
@@ -42,7 +44,10 @@ final class RelayInput: @unchecked Sendable {
     func next() async -> [Line]? {
         await withCheckedContinuation { (continuation: CheckedContinuation<[Line]?, Never>) in
             condition.lock()
-            if !queued.isEmpty {
+            if stopped {
+                condition.unlock()
+                continuation.resume(returning: nil)
+            } else if !queued.isEmpty {
                 let lines = queued
                 queued = []
                 queuedBytes = 0
@@ -109,9 +114,24 @@ final class RelayInput: @unchecked Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Ends the input where it stands: ``next()`` answers nil from now on, at once if it waits, and lines
+    /// not yet taken are never handed over (the reading thread drops what it reads from then on).
+    func stop() {
+        condition.lock()
+        stopped = true
+        queued = []
+        queuedBytes = 0
+        let waiter = self.waiter
+        self.waiter = nil
+        condition.broadcast()
+        condition.unlock()
+        waiter?.resume(returning: nil)
+    }
+
     /// Gives lines to a waiting reader, or queues them (blocking while the queue is full).
     private func hand(_ lines: [Line], bytes: Int) {
         condition.lock()
+        if stopped { return condition.unlock() }
         while waiter == nil, queuedBytes > Self.queueLimit { condition.wait() }
         if let waiter {
             self.waiter = nil
