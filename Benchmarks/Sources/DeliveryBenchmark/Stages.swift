@@ -7,6 +7,10 @@ import RecoVendors
 /// instructions (`DeliveryBenchmark stage <name> <count> [port]`). Synchronous on purpose: valgrind
 /// needs a plain `main`; the tracker's own tasks still run on the cooperative pool.
 enum Stage: String, CaseIterable {
+    /// The benchmark's own loop alone: each click handed to a function the compiler cannot see into,
+    /// which does nothing with it. Every stage that tracks includes this (copying each interaction out
+    /// of the workload's array, its strings retained and released), and none of it is RecoKit's.
+    case handoff
     /// `tracker.check` alone: shape and destination rules.
     case check
     /// `track` into a memory journal (check, binary record, append), every sender stalled on a request first.
@@ -171,6 +175,10 @@ final class ResultBox<Value>: @unchecked Sendable {
     var value: Value?
 }
 
+/// What the `handoff` stage hands each click to: set at run time, so the compiler cannot see that it does
+/// nothing, and passes each interaction as it passes one to `track`.
+nonisolated(unsafe) var handOff: (Interaction) -> Void = { _ in }
+
 /// Keeps a value alive and opaque to the optimizer.
 @inline(never) func consume<T>(_ value: T) { withExtendedLifetime(value) {} }
 
@@ -178,6 +186,9 @@ extension Stage {
     /// Runs the stage on `count` events.
     func run(count: Int, port: Int) throws {
         switch self {
+        case .handoff:
+            let take = handOff
+            for number in 0..<count { take(Workload.clicks[number % Workload.clicks.count]) }
         case .check:
             let tracker = try stalledTracker()
             for number in 0..<count { try tracker.check(Workload.clicks[number % Workload.clicks.count]) }

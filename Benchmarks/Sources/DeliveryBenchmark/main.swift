@@ -12,6 +12,9 @@ import Foundation
 import RecoTracking
 
 let arguments = CommandLine.arguments
+// Never true: `handOff` may then be another function, as far as the compiler can tell, so the `handoff`
+// stage calls it as `track` is called (an interaction passed to code it cannot see into).
+if arguments.count > 9 { handOff = { print($0.kind) } }
 if arguments.count >= 4, arguments[1] == "stage" {
     guard let stage = Stage(rawValue: arguments[2]), let count = Int(arguments[3]) else {
         FileHandle.standardError.write(Data("usage: DeliveryBenchmark stage <\(Stage.allCases.map(\.rawValue).joined(separator: "|"))> <count> [port]\n".utf8))
@@ -87,6 +90,11 @@ if hasValgrind {
     if let track = perEvent[.track], let null = perEvent[.deliverNull], let http = perEvent[.deliverHTTP] {
         print("split: track \(format(track, decimals: 0)), journal read-back + encode + sender loop \(format(null - track, decimals: 0)), "
               + "HTTP (URLSession) \(format(http - null, decimals: 0)) Ir/event")
+    }
+    if let handoff = perEvent[.handoff], let null = perEvent[.deliverNull], let http = perEvent[.deliverHTTP] {
+        print("of which the benchmark's own (handoff: copying each interaction out of its array to pass it to track): "
+              + "\(format(handoff, decimals: 0)) Ir/event; RecoKit's own end to end \(format(null - handoff, decimals: 0)) without HTTP, "
+              + "\(format(http - handoff, decimals: 0)) over URLSession")
     }
     if let null = perEvent[.deliverNull], let socket = perEvent[.deliverSocket] {
         print("HTTP over plain sockets (deliver-socket): \(format(socket, decimals: 0)) Ir/event end to end, of which the transport "
