@@ -55,8 +55,8 @@ enum StandardStreams {
         return status == 0 ? 1 : status
     }
 
-    /// Writes `bytes` whole to `descriptor`, again after an interruption or a short write; the `errno`
-    /// of a failure, or nil.
+    /// Writes `bytes` whole to `descriptor`, again after an interruption, a short write or a full
+    /// non-blocking descriptor; the `errno` of a failure, or nil.
     static func write(_ bytes: some Collection<UInt8>, to descriptor: Int32) -> Int32? {
         let result: Int32?? = bytes.withContiguousStorageIfAvailable { writeAll($0, to: descriptor) }
         if let result { return result }
@@ -73,6 +73,13 @@ enum StandardStreams {
             let wrote = Darwin.write(descriptor, start, left)
             #endif
             if wrote < 0, errno == EINTR { continue }
+            if wrote < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                // A descriptor its opener made non-blocking, full for now (a slow reader of a pipe): wait
+                // until it takes more, as a blocking one would.
+                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                if poll(&ready, 1, -1) >= 0 || errno == EINTR { continue }
+                return errno
+            }
             guard wrote > 0 else { return wrote < 0 ? errno : EIO }
             start += wrote
             left -= wrote

@@ -103,6 +103,32 @@ extension IntegrationSuite {
             #expect(!(try await server.received()).isEmpty)
         }
 
+        @Test func aSlowReaderOfANonBlockingPipeGetsEveryAcknowledgement() async throws {
+            let server = try ScriptedServer()
+            let directory = Fixtures.temporaryDirectory()
+            defer {
+                server.stop()
+                try? FileManager.default.removeItem(at: directory)
+            }
+            // A pipe whose opener made it non-blocking (as some runtimes do for a child's pipes): once full, a
+            // write answers EAGAIN, which is no failure; the relay waits for the reader as it would on a
+            // blocking pipe.
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            #expect(fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK) == 0)
+            let reader = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+            let writer = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+            let relay = try ShellRelay(["relay", "--journal", directory.path, "--vendor", "segmentify", "--endpoint", server.base.absoluteString,
+                                        "--api-key", "k", "--deadline", "20"], stdout: writer)
+            try writer.close()
+            // Far more acknowledgements than a pipe holds (64 KiB), read only after a while.
+            relay.feed((1...5000).map(Self.click), close: true)
+            try await Task.sleep(for: .seconds(2))
+            let acknowledgements = String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+            #expect(await relay.exitStatus(within: .seconds(120)) == 0, "\(relay.stderr)")
+            #expect(acknowledgements.split(separator: "\n").filter { $0.contains("\"ids\"") }.count == 5000, "\(relay.stderr)")
+        }
+
         @Test func aStandardErrorNobodyReadsIsNoCrash() async throws {
             let server = try ScriptedServer()
             let directory = Fixtures.temporaryDirectory()

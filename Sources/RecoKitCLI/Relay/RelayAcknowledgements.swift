@@ -124,17 +124,11 @@ final class RelayAcknowledgements: @unchecked Sendable {
     /// durable and are delivered, but their caller cannot learn it.
     private func writeOut(_ text: inout String) {
         guard !text.isEmpty, unwritable == nil else { return }
-        var bytes = Array(text.utf8)[...]
+        let bytes = Array(text.utf8)
         text = ""
-        while !bytes.isEmpty {
-            let wrote = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if wrote < 0, errno == EINTR { continue }
-            guard wrote > 0 else {
-                let reason = wrote < 0 ? String(cString: strerror(errno)).lowercased() : "nothing was written"
-                unwritable = "cannot write acknowledgements to \(destination): \(reason); those from line \(firstLine) on may be missing"
-                return
-            }
-            bytes = bytes.dropFirst(wrote)
+        if let code = StandardStreams.write(bytes, to: descriptor) {
+            let reason = String(cString: strerror(code)).lowercased()
+            unwritable = "cannot write acknowledgements to \(destination): \(reason); those from line \(firstLine) on may be missing"
         }
     }
 }
