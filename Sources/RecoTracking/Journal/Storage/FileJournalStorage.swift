@@ -111,18 +111,24 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
     func read(_ name: String, offset: Int, count: Int) throws(JournalStorageError) -> [UInt8] {
         guard count > 0 else { return [] }
         let fd = try handle(name, create: false)
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw Self.failure("read", path(name))
+        // Read into room left as the allocator gives it: zeroing it first cost a byte's store for every
+        // byte asked for (a sender's window, whatever the file holds), only to be overwritten.
+        var failure: JournalStorageError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { room, initialized in
+            var done = 0
+            while done < count {
+                let got = pread(fd, room.baseAddress! + done, count - done, off_t(offset + done))
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    failure = Self.failure("read", path(name))
+                    break
+                }
+                if got == 0 { break }
+                done += got
             }
-            if got == 0 { break }
-            done += got
+            initialized = done
         }
-        if done < count { bytes.removeLast(count - done) }
+        if let failure { throw failure }
         return bytes
     }
 
