@@ -27,6 +27,10 @@ enum Stage: String, CaseIterable {
     case encodeReteno = "encode-reteno"
     /// `track`, then delivery end to end to a transport that answers 200 at once (no HTTP).
     case deliverNull = "deliver-null"
+    /// `deliver-null` with the journal a server runs: files in a temporary folder, `batched` durability
+    /// (callgrind counts the program's instructions, not the kernel's: the copies into and out of the
+    /// files are the kernel's here, where the memory journal makes them in the program).
+    case deliverFile = "deliver-file"
     /// `track`, then delivery end to end over HTTP (URLSession) to the minimal sink on `port`.
     case deliverHTTP = "deliver-http"
     /// The same through `SocketTransport` (plain keep-alive sockets): HTTP without URLSession.
@@ -214,6 +218,15 @@ extension Stage {
             for batch in Workload.batches(Workload.records(count)) { consume(RetenoEventEncoder.body(records: batch)) }
         case .encodeRetenoOld:
             for batch in Workload.batches(Workload.records(count)) { consume(RetenoEventEncoder.body(try batch.map { try $0.event() })) }
+        case .deliverFile:
+            let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("recokit-deliver-file-\(getpid())")
+            try? FileManager.default.removeItem(at: folder)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            var configuration = Workload.memoryConfiguration()
+            configuration.journal = folder
+            configuration.durability = .batched
+            let (tracked, delivered) = try deliver(count: count, port: port, transport: NullTransport(), configuration: configuration)
+            guard delivered == tracked else { throw TrackingError.configuration("delivered \(delivered) of \(tracked) events") }
         case .deliverNull, .deliverHTTP, .deliverSocket, .deliverPageNull, .deliverPageHTTP, .deliverPageSocket:
             let transport: any Transport = switch self {
             case .deliverNull, .deliverPageNull: NullTransport()
@@ -241,8 +254,9 @@ extension Stage {
 
 /// Tracks `count` events (single clicks, or 24-impression pages until at least `count`) into a memory
 /// tracker and waits until all are delivered; how many were tracked and delivered.
-func deliver(count: Int, port: Int, transport: any Transport, pages: Bool = false) throws -> (tracked: Int, delivered: Int) {
-    let tracker = try Tracker(destination: Workload.segmentify(port: port), configuration: Workload.memoryConfiguration(), transport: transport)
+func deliver(count: Int, port: Int, transport: any Transport, pages: Bool = false,
+             configuration: TrackerConfiguration = Workload.memoryConfiguration()) throws -> (tracked: Int, delivered: Int) {
+    let tracker = try Tracker(destination: Workload.segmentify(port: port), configuration: configuration, transport: transport)
     var tracked = count
     if pages {
         tracked = try Workload.trackPages(count, into: tracker)

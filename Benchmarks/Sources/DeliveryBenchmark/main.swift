@@ -96,6 +96,10 @@ if hasValgrind {
               + "\(format(handoff, decimals: 0)) Ir/event; RecoKit's own end to end \(format(null - handoff, decimals: 0)) without HTTP, "
               + "\(format(http - handoff, decimals: 0)) over URLSession")
     }
+    if let null = perEvent[.deliverNull], let file = perEvent[.deliverFile] {
+        print("with a file journal (batched), as a server runs it (deliver-file): \(format(file, decimals: 0)) Ir/event in the program, "
+              + "against \(format(null, decimals: 0)) with the memory journal (whose copies the kernel makes for a file journal)")
+    }
     if let null = perEvent[.deliverNull], let socket = perEvent[.deliverSocket] {
         print("HTTP over plain sockets (deliver-socket): \(format(socket, decimals: 0)) Ir/event end to end, of which the transport "
               + "\(format(socket - null, decimals: 0))")
