@@ -55,8 +55,9 @@ struct JournalState {
     var buffer = PendingRecords()
     /// Bytes the buffer will take in a segment: its payloads and a frame header each.
     var bufferBytes: Int { buffer.framedCount }
-    /// Payloads written but not yet durable, by segment: what a failed `sync` puts back.
-    var unsynced: [(segment: UInt64, serial: Int, payload: ArraySlice<UInt8>)] = []
+    /// Payloads written but not yet durable, a flush's records at a time with their segment: what a
+    /// failed `sync` puts back (one entry a flush, not one a record: each was an append and a release).
+    var unsynced: [(segment: UInt64, records: [(serial: Int, payload: ArraySlice<UInt8>)])] = []
     /// A flush is between its plan and its completion (flushes are serialised by the journal).
     var flushing = false
 
@@ -248,7 +249,7 @@ struct JournalState {
                 segments[at].syncedRecords = segments[at].records
                 segments[at].syncedEvents = segments[at].events
             } else {
-                for record in plan.records { unsynced.append((plan.segment, record.serial, record.payload)) }
+                unsynced.append((plan.segment, plan.records))
             }
         }
         for number in outcome.synced {
@@ -264,9 +265,9 @@ struct JournalState {
             // the last good sync is unknown. Cut it off (or leave it past `size` if even that fails), seal
             // the segment, and write those records again elsewhere.
             failure = failure ?? syncFailure.error
-            let lost = unsynced.filter { $0.segment == syncFailure.segment }
+            let lost = unsynced.filter { $0.segment == syncFailure.segment }.flatMap(\.records)
             unsynced.removeAll { $0.segment == syncFailure.segment }
-            failedRecords = lost.map { ($0.serial, $0.payload) } + failedRecords
+            failedRecords = lost + failedRecords
             segments[bad].records = segments[bad].syncedRecords
             segments[bad].events = segments[bad].syncedEvents
             segments[bad].size = segments[bad].synced
