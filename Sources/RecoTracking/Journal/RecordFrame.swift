@@ -126,20 +126,26 @@ enum RecordFrame {
                 return bytes.count - offset >= 2 && (bytes[offset] != 0x52 || bytes[offset + 1] != 0x4B)
                     ? .invalid(.noMark) : .incomplete
             }
-            guard bytes[offset] == 0x52, bytes[offset + 1] == 0x4B, bytes[offset + 2] == 2 else { return .invalid(.noMark) }
-            let length = readUInt32(bytes, offset + 4)
-            let place = placeChecksum(segment: segment, offset: base + offset, length: length)
-            guard bytes[offset + 3] == UInt8(truncatingIfNeeded: place) else { return .invalid(.headerCheckMismatch) }
-            guard length > 0, Int(length) <= maximumPayload else { return .invalid(.impossibleLength(length)) }
-            let end = offset + headerSize + Int(length)
-            guard end <= bytes.count else { return .incomplete }
-            let payload = bytes[(offset + headerSize)..<end]
-            let checksum = checksums.map { CRC32.shift(place, byBytes: payload.count) ^ $0.checksum(of: payload.indices) }
-                ?? CRC32.checksum(payload, continuing: place)
-            guard checksum == readUInt32(bytes, offset + 8) else {
-                return .invalid(.checksumMismatch)
+            // Read through one pointer (the header's fields loaded whole, the checksum taken over the
+            // buffer), not by bounds-checked subscripts and a slice per step: every record read back.
+            return bytes.withUnsafeBufferPointer { buffer -> Frame in
+                let header = UnsafeRawPointer(buffer.baseAddress! + offset)
+                let markAndLength = UInt64(littleEndian: header.loadUnaligned(as: UInt64.self))
+                guard markAndLength & 0xFF_FFFF == 0x02_4B52 else { return .invalid(.noMark) }
+                let length = UInt32(truncatingIfNeeded: markAndLength >> 32)
+                let place = placeChecksum(segment: segment, offset: base + offset, length: length)
+                guard UInt8(truncatingIfNeeded: markAndLength >> 24) == UInt8(truncatingIfNeeded: place) else { return .invalid(.headerCheckMismatch) }
+                guard length > 0, Int(length) <= maximumPayload else { return .invalid(.impossibleLength(length)) }
+                let end = offset + headerSize + Int(length)
+                guard end <= buffer.count else { return .incomplete }
+                let payload = (offset + headerSize)..<end
+                let checksum = checksums.map { CRC32.shift(place, byBytes: payload.count) ^ $0.checksum(of: payload) }
+                    ?? CRC32.checksum(UnsafeBufferPointer(rebasing: buffer[payload]), continuing: place)
+                guard checksum == UInt32(littleEndian: header.loadUnaligned(fromByteOffset: 8, as: UInt32.self)) else {
+                    return .invalid(.checksumMismatch)
+                }
+                return .record(payload: bytes[payload], next: end)
             }
-            return .record(payload: payload, next: end)
         case .version1:
             guard offset + legacyHeaderSize <= bytes.count else { return .incomplete }
             let length = Int(readUInt32(bytes, offset))
