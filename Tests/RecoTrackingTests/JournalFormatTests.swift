@@ -119,6 +119,35 @@ struct JournalFormatTests {
         }
     }
 
+    /// A frame is read as the table defines it, field by field: the one built above reads back as its
+    /// payload at its own place only, and each header byte changed alone makes it something else (the
+    /// mark and frame version are not covered by the checksum: only their check refuses them).
+    @Test func eachFieldOfAFrameIsChecked() {
+        let payload: [UInt8] = [2] + (1..<45).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        let frame = Self.frame(payload, segment: 7, offset: 16)
+        let bytes = [UInt8](repeating: 0, count: 16) + frame
+        guard case .record(let read, let next) = RecordFrame.frame(in: bytes, at: 16, segment: 7, format: .version2) else {
+            Issue.record("the frame does not read back")
+            return
+        }
+        #expect(Array(read) == payload && next == bytes.count)
+        #expect(RecordFrame.frame(in: bytes, at: 16, base: 12, segment: 7, format: .version2) == .invalid(.headerCheckMismatch))
+        #expect(RecordFrame.frame(in: bytes, at: 16, segment: 8, format: .version2) == .invalid(.headerCheckMismatch))
+        let expected: [RecordFrame.Frame] = [.invalid(.noMark), .invalid(.noMark), .invalid(.noMark), .invalid(.headerCheckMismatch),
+                                             .invalid(.headerCheckMismatch), .invalid(.headerCheckMismatch), .invalid(.headerCheckMismatch),
+                                             .invalid(.headerCheckMismatch), .invalid(.checksumMismatch), .invalid(.checksumMismatch),
+                                             .invalid(.checksumMismatch), .invalid(.checksumMismatch)]
+        for (index, answer) in expected.enumerated() {
+            var changed = bytes
+            changed[16 + index] ^= 0x01
+            #expect(RecordFrame.frame(in: changed, at: 16, segment: 7, format: .version2) == answer, "header byte \(index) changed")
+        }
+        var payloadChanged = bytes
+        payloadChanged[bytes.count - 1] ^= 0x80
+        #expect(RecordFrame.frame(in: payloadChanged, at: 16, segment: 7, format: .version2) == .invalid(.checksumMismatch))
+        #expect(RecordFrame.frame(in: Array(bytes.dropLast()), at: 16, segment: 7, format: .version2) == .incomplete)
+    }
+
     /// The kind codes are the journal's, not Swift's: each kind keeps the byte it has always had.
     @Test func kindCodesAreFixed() {
         #expect(EventCodec.kindCodes.map(\.code) == [0, 1, 2, 3, 4])

@@ -93,7 +93,7 @@ enum RecordFrame {
     }
 
     /// What is at one offset.
-    enum Frame {
+    enum Frame: Equatable {
         case record(payload: ArraySlice<UInt8>, next: Int)
         /// A frame whose header is plausible but runs past the end of the bytes.
         case incomplete
