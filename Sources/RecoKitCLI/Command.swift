@@ -22,22 +22,22 @@ protocol Command: Sendable {
 enum Console {
     /// One line on standard error, control characters escaped.
     static func error(_ line: String) {
-        StandardStreams.writeError(Array((TerminalText.escaped(line) + "\n").utf8))
+        StandardStreams.writeError((TerminalText.escaped(line) + "\n").utf8)
     }
 
     /// One line on standard output, control characters escaped.
     static func out(_ line: String) {
-        StandardStreams.writeOutput(Array((TerminalText.escaped(line) + "\n").utf8))
+        StandardStreams.writeOutput((TerminalText.escaped(line) + "\n").utf8)
     }
 
     /// The program's own text (several lines) on standard error, as it is.
     static func errorText(_ text: String) {
-        StandardStreams.writeError(Array((text + "\n").utf8))
+        StandardStreams.writeError((text + "\n").utf8)
     }
 
     /// The program's own text (several lines) on standard output, as it is.
     static func outText(_ text: String) {
-        StandardStreams.writeOutput(Array((text + "\n").utf8))
+        StandardStreams.writeOutput((text + "\n").utf8)
     }
 }
 

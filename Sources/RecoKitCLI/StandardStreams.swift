@@ -51,7 +51,7 @@ enum StandardStreams {
     /// failure to write standard output is said on standard error and makes a success 1.
     static func finish(_ status: Int32) -> Int32 {
         guard let failure = outputFailure else { return status }
-        writeError(Array("error: cannot write standard output: \(failure); what was written there is incomplete\n".utf8))
+        writeError("error: cannot write standard output: \(failure); what was written there is incomplete\n".utf8)
         return status == 0 ? 1 : status
     }
 

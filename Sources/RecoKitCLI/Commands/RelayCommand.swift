@@ -132,9 +132,10 @@ enum RelayCommand: Command {
         var malformed = 0
         var unacknowledged = false
         if let acksDescriptor {
+            let input = RelayInput()
             let acks = RelayAcknowledgements(descriptor: acksDescriptor,
-                                             destination: acksPath.map { $0 == "-" ? "stdout" : "--acks \($0)" } ?? "stdout")
-            malformed = try await relay(into: tracker, vendor: arguments.value("vendor") ?? "", strict: strict, acks: acks)
+                                             destination: acksPath.map { $0 == "-" ? "stdout" : "--acks \($0)" } ?? "stdout", input: input)
+            malformed = try await relay(input, into: tracker, vendor: arguments.value("vendor") ?? "", strict: strict, acks: acks)
             if let failure = acks.writeFailure {
                 unacknowledged = true
                 Console.error("relay: \(failure); no more input was read (send the lines without one again; "
@@ -189,21 +190,19 @@ enum RelayCommand: Command {
         return descriptor
     }
 
-    /// Reads stdin to its end; returns how many lines were refused.
+    /// Reads `input` (stdin) to its end, or until acknowledgements cannot be written; returns how many lines were refused.
     ///
     /// Takes every line that has arrived at once: journals their events without waiting for the disk,
     /// then (strict) one commit for all of them, then their acknowledgements. In batched mode the
     /// acknowledgement timer commits every 100 ms instead, so a fast stream pays fewer fsyncs. The timer
     /// runs in both modes: a burst followed by silence is acknowledged without waiting for the next line.
-    private static func relay(into tracker: Tracker, vendor: String, strict: Bool, acks: RelayAcknowledgements) async throws -> Int {
+    private static func relay(_ input: RelayInput, into tracker: Tracker, vendor: String, strict: Bool,
+                              acks: RelayAcknowledgements) async throws -> Int {
         let timerFailure = LockedError()
-        let input = RelayInput()
         let timer = Task.detached {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(100))
                 do { try acks.commitAndWrite(tracker) } catch { timerFailure.set(error) }
-                // Acknowledgements that cannot be written: no more lines are taken (even while stdin is quiet).
-                if acks.writeFailure != nil { input.stop() }
             }
         }
         defer { timer.cancel() }
@@ -265,7 +264,6 @@ enum RelayCommand: Command {
             }
             if let error = timerFailure.error { throw error }
             if strict { try acks.commitAndWrite(tracker) }
-            if acks.writeFailure != nil { input.stop() }
         }
         try acks.commitAndWrite(tracker)
         if let error = timerFailure.error { throw error }

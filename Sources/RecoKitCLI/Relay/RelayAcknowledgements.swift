@@ -42,18 +42,24 @@ final class RelayAcknowledgements: @unchecked Sendable {
     /// Why acknowledgements could not be written (the reader went away, the file's disk is full): from
     /// then on none is written, so that none arrives out of order after a gap.
     private var unwritable: String?
+    /// The line of the first entry being written (for the message when a write fails).
+    private var firstLine = 1
 
     /// Where acknowledgements go, for messages (`stdout`, or `--acks FILE`).
     let destination: String
+    /// The input the acknowledged lines come from: it is stopped when acknowledgements cannot be written.
+    private let input: RelayInput
 
-    /// Acknowledgements written to `descriptor` (stdout, or the file of `--acks`, named by `destination`).
-    init(descriptor: Int32, destination: String) {
+    /// Acknowledgements written to `descriptor` (stdout, or the file of `--acks`, named by `destination`)
+    /// for the lines of `input`.
+    init(descriptor: Int32, destination: String, input: RelayInput) {
         self.descriptor = descriptor
         self.destination = destination
+        self.input = input
     }
 
-    /// Why acknowledgements can no longer be written, once a write failed: the relay then reads no more
-    /// input (lines it took could not be acknowledged, and the caller sends them again).
+    /// Why acknowledgements can no longer be written, once a write failed: the input was stopped then, so
+    /// no more lines are taken (those taken could not be acknowledged, and the caller sends them again).
     var writeFailure: String? { writing.withLock { unwritable } }
 
     /// Queues an entry; it is written by the next ``commitAndWrite(_:)``.
@@ -112,16 +118,13 @@ final class RelayAcknowledgements: @unchecked Sendable {
     }
 
     private func reportProgress() {
-        StandardStreams.writeError(Array("accepted \(acceptedEvents)\n".utf8))
+        StandardStreams.writeError("accepted \(acceptedEvents)\n".utf8)
         reported = acceptedEvents
         lastReport = .now
     }
 
-    /// The line of the first entry being written (for the message when a write fails).
-    private var firstLine = 1
-
-    /// Writes `text` whole. A failed write stops all later ones (``writeFailure`` says why): the lines stay
-    /// durable and are delivered, but their caller cannot learn it.
+    /// Writes `text` whole. A failed write stops all later ones (``writeFailure`` says why) and the input
+    /// (even while stdin is quiet): the lines stay durable and are delivered, but their caller cannot learn it.
     private func writeOut(_ text: inout String) {
         guard !text.isEmpty, unwritable == nil else { return }
         let bytes = Array(text.utf8)
@@ -129,6 +132,7 @@ final class RelayAcknowledgements: @unchecked Sendable {
         if let code = StandardStreams.write(bytes, to: descriptor) {
             let reason = String(cString: strerror(code)).lowercased()
             unwritable = "cannot write acknowledgements to \(destination): \(reason); those from line \(firstLine) on may be missing"
+            input.stop()
         }
     }
 }
