@@ -10,13 +10,18 @@ import Foundation
 /// less than the vendor's `Retry-After`). The other senders keep their batches and wait without
 /// sending, so an outage of any length costs one request per probe interval, and delivery resumes
 /// within one interval of the vendor's recovery.
+///
+/// The probe time is a date of the tracker's clock, which is the wall clock: it can step back (an NTP
+/// correction, a clock that was set ahead). A probe therefore never waits longer than the wait that set
+/// its time, however far the clock moved back meanwhile (`Turn.probe(at:atMost:)`).
 struct DeliveryGate: Sendable {
     /// What a sender does next.
     enum Turn: Equatable {
         /// The gate is open: send the whole batch.
         case send
-        /// This sender holds the probe: wait until the date (if it is still ahead), then send one event.
-        case probe(at: Date)
+        /// This sender holds the probe: wait until the date (if it is still ahead) but no longer than
+        /// `atMost` seconds (the wait that set the date), then send one event.
+        case probe(at: Date, atMost: TimeInterval)
         /// Another sender holds the probe: wait for it.
         case wait
     }
@@ -25,6 +30,10 @@ struct DeliveryGate: Sendable {
     private(set) var failures = 0
     /// When the next probe goes; nil while the gate is open.
     private(set) var nextProbe: Date?
+    /// The wait that set ``nextProbe``, in seconds.
+    private(set) var probeDelay: TimeInterval = 0
+    /// The probe time the current (or last) probe waited for.
+    private var probeTaken: Date?
     /// Whether a sender holds the probe.
     private(set) var probing = false
 
@@ -36,16 +45,24 @@ struct DeliveryGate: Sendable {
         guard let nextProbe else { return .send }
         guard !probing else { return .wait }
         probing = true
-        return .probe(at: nextProbe)
+        probeTaken = nextProbe
+        return .probe(at: nextProbe, atMost: probeDelay)
     }
 
     /// A request failed (a passing fault or a configuration fault); `delay` is the wait before the next
     /// probe, computed for attempt ``failures`` + 1. `wasProbe`: the sender held the probe.
+    ///
+    /// The longest wait asked for stands (another sender's `Retry-After` is not cut short by a later,
+    /// shorter delay), counted from `now`: what a standing probe time still asks is its distance from
+    /// `now`, but never more than the wait that set it (the clock may have stepped back since), and
+    /// nothing once the probe that failed here went for it.
     mutating func failed(now: Date, delay: Duration, wasProbe: Bool) {
         failures += 1
         let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-        let next = now.addingTimeInterval(seconds)
-        nextProbe = max(nextProbe ?? next, next)
+        var standing = -Double.infinity
+        if let nextProbe, !(wasProbe && nextProbe == probeTaken) { standing = min(nextProbe.timeIntervalSince(now), probeDelay) }
+        probeDelay = max(seconds, standing)
+        nextProbe = now.addingTimeInterval(probeDelay)
         if wasProbe { probing = false }
     }
 

@@ -202,10 +202,12 @@ extension Tracker {
             switch turn {
             case .send:
                 return .send
-            case .probe(let at):
-                // A day at most per sleep: a wait of any length (a policy's, or a clock set far back) becomes
-                // milliseconds without overflow.
-                var wait = at.timeIntervalSince(clock.now())
+            case .probe(let at, let atMost):
+                // Never longer than the wait that set the time, however far the clock stepped back since
+                // (the time alone would make it as much longer); a day at most per sleep, so that a wait of
+                // any length becomes milliseconds without overflow.
+                var longest = atMost
+                var wait = min(at.timeIntervalSince(clock.now()), longest)
                 while wait > 0 {
                     let step = min(wait, 86_400)
                     do { try await clock.sleep(for: .milliseconds(Int64((step * 1000).rounded(.up)))) } catch {
@@ -213,7 +215,8 @@ extension Tracker {
                         gateBell.ring()
                         return nil
                     }
-                    wait = step < wait ? at.timeIntervalSince(clock.now()) : 0
+                    longest -= step
+                    wait = step < wait ? min(at.timeIntervalSince(clock.now()), longest) : 0
                 }
                 return turn
             case .wait:

@@ -45,7 +45,16 @@ final class TestClock: TrackingClock, @unchecked Sendable {
         fixedJitter = jitter
     }
 
-    func now() -> Date { lock.lock(); defer { lock.unlock() }; return current }
+    func now() -> Date {
+        lock.withLock {
+            defer { current = current.addingTimeInterval(stepAtEachReading) }
+            return current
+        }
+    }
+
+    /// Seconds the clock is set by after each reading (back, when negative): a clock corrected again and
+    /// again, between any two readings a tracker makes.
+    var stepAtEachReading: TimeInterval = 0
     func jitter() -> Double { fixedJitter }
     var sleeps: [Duration] { lock.lock(); defer { lock.unlock() }; return recorded }
 
@@ -53,10 +62,17 @@ final class TestClock: TrackingClock, @unchecked Sendable {
         try Task.checkCancellation()
         lock.withLock {
             recorded.append(duration)
-            current = current.addingTimeInterval(Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+            current = current.addingTimeInterval(Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18 + stepInSleep)
+            stepInSleep = 0
         }
         await Task.yield()
     }
+
+    private var stepInSleep: TimeInterval = 0
+
+    /// Sets the clock `seconds` forward (back, when negative) while the next sleep lasts, as a wall clock
+    /// corrected by NTP is set while a tracker waits.
+    func step(by seconds: TimeInterval) { lock.withLock { stepInSleep += seconds } }
 }
 
 /// A transport that answers from a script and records every request.
