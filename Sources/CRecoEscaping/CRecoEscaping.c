@@ -100,3 +100,42 @@ size_t reco_json_escape(uint8_t *output, const uint8_t *bytes, size_t count) {
     return escape_words(output, bytes, count, 0, output);
 }
 #endif
+
+size_t reco_json_member(uint8_t *output, const uint8_t *key, size_t key_length, const uint8_t *field, size_t count) {
+    // The key by words that may overlap: the first eight, the second eight when it is longer than sixteen,
+    // the last eight; a key under eight bytes by its first four and last four.
+    if (key_length >= 8) {
+        store64(output, load64(key));
+        if (key_length > 16) store64(output + 8, load64(key + 8));
+        store64(output + key_length - 8, load64(key + key_length - 8));
+    } else {
+        uint32_t first, last;
+        memcpy(&first, key, 4);
+        memcpy(&last, key + key_length - 4, 4);
+        memcpy(output, &first, 4);
+        memcpy(output + key_length - 4, &last, 4);
+    }
+    uint8_t *out = output + key_length;
+    if (count <= 8) {
+        // The field's bytes in the low `count` bytes of the word that ends where it ends; the rest made
+        // letters, which need no escape.
+        uint64_t word = count == 0 ? 0 : load64(field + count - 8) >> (64 - 8 * count);
+        uint64_t letters = count == 8 ? 0 : 0x4141414141414141ULL << (8 * count);
+        if (!flagged(word | letters)) {
+            store64(out, word);
+            out[count] = '"';
+            return key_length + count + 1;
+        }
+    } else if (count <= 16) {
+        uint64_t first = load64(field), last = load64(field + count - 8);
+        if (!flagged(first) && !flagged(last)) {
+            store64(out, first);
+            store64(out + count - 8, last);
+            out[count] = '"';
+            return key_length + count + 1;
+        }
+    }
+    size_t written = reco_json_escape(out, field, count);
+    out[written] = '"';
+    return key_length + written + 1;
+}

@@ -112,3 +112,90 @@ struct JSONEscapingTests {
         }
     }
 }
+
+/// A record's fields escaped where they lie (`appendEscaped(_:of:)`, which reads a short field as the word
+/// that ends where it ends, and `appendMember`, one `reco_json_member` call for a key, the field and its
+/// closing quote) against the definition. Each field lies after 27 bytes that all need escaping, as a
+/// record's header may hold such bytes: a short field's word takes some of them, which must not show.
+struct RecordFieldEscapingTests {
+    /// The keys `appendMember` is tried with: the shortest and longest it takes, and lengths around 16.
+    static let keys: [StaticString] = [",\"\":\"", ",\"ab\":\"", ",\"abc\":\"", ",\"abcdefghi\":\"", ",\"abcdefghij\":\"", ",\"abcdefghijklmnopqrs\":\""]
+
+    /// What `appendEscaped(_:of:)` (way 0) or `appendMember` with key `way - 1` writes for a field holding
+    /// `bytes`, in a buffer of exactly the room a record's object gives (6 bytes a byte, the key, 16 more)
+    /// and 64 guard bytes; nil when a guard byte was overwritten.
+    static func written(_ bytes: [UInt8], by way: Int, absent: Bool = false) -> [UInt8]? {
+        var record = [UInt8](repeating: 0, count: 28) + bytes // the field at 28, where the spans say
+        for offset in 0..<28 { record[offset] = [0x00, 0x22, 0x5C, 0x1F][offset % 4] }
+        var spans = EventRecord.Spans()
+        spans[.instanceId] = absent ? 0 : UInt64(28) << 32 | UInt64(bytes.count + 1)
+        let key = way == 0 ? "" : Self.keys[way - 1].description
+        let room = 6 * bytes.count + 16 + key.utf8.count + 1
+        var buffer = [UInt8](repeating: 0xA5, count: room + 64)
+        let written = record.withUnsafeBufferPointer { record in
+            buffer.withUnsafeMutableBufferPointer { out -> Int in
+                var cursor = BodyWriter.Cursor(base: out.baseAddress!, index: 0)
+                let fields = EventRecord.Fields(base: record.baseAddress!, spans: spans)
+                if way == 0 { cursor.appendEscaped(.instanceId, of: fields) } else {
+                    cursor.appendMember(Self.keys[way - 1], .instanceId, of: fields, always: absent)
+                }
+                return cursor.index
+            }
+        }
+        guard buffer[room...].allSatisfy({ $0 == 0xA5 }), written <= room else { return nil }
+        return Array(buffer[..<written])
+    }
+
+    static func expected(_ bytes: [UInt8], by way: Int) -> [UInt8] {
+        way == 0 ? JSONEscapingTests.reference(bytes) : Array(Self.keys[way - 1].description.utf8) + JSONEscapingTests.reference(bytes) + [0x22]
+    }
+
+    @Test func everyFieldEscapesAsTheDefinition() {
+        let seed = ProcessInfo.processInfo.environment["RECOKIT_ESCAPE_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
+        print("everyFieldEscapesAsTheDefinition seed: \(seed) (replay: RECOKIT_ESCAPE_SEED=\(seed) swift test --filter everyFieldEscapes)")
+        var random = SeededRandom(seed: seed)
+        let special: [UInt8] = [0x00, 0x01, 0x0A, 0x1F, 0x22, 0x5C, 0x20, 0x21, 0x23, 0x41, 0x7F, 0x80, 0xC3, 0xFF]
+        for density in [0, 10, 2, 1] {
+            for length in Array(0...40) + [55, 64, 80, 300] {
+                let bytes = (0..<length).map { _ -> UInt8 in
+                    density > 0 && Int.random(in: 0..<density, using: &random) == 0
+                        ? special.randomElement(using: &random)! : UInt8.random(in: 0x20...0x7E, using: &random)
+                }
+                for way in 0...Self.keys.count {
+                    #expect(Self.written(bytes, by: way) == Self.expected(bytes, by: way),
+                            "way \(way): \(bytes) (one special byte in \(density)), seed \(seed)")
+                }
+            }
+        }
+    }
+
+    @Test func aSingleByteToEscapeIsFoundAtEveryPlace() {
+        for byte in [UInt8(0x00), 0x1F, 0x22, 0x5C, 0x0A] {
+            for length in 1...24 {
+                for offset in 0..<length {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes[offset] = byte
+                    for way in 0...Self.keys.count {
+                        #expect(Self.written(bytes, by: way) == Self.expected(bytes, by: way), "way \(way): byte \(byte) at \(offset) of \(length)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func anAbsentFieldIsLeftOutOrWrittenEmpty() {
+        for way in 0...Self.keys.count {
+            #expect(Self.written([], by: way, absent: true) == (way == 0 ? [] : Self.expected([], by: way)), "way \(way)")
+        }
+        // Left out by default.
+        var out = [UInt8](repeating: 0, count: 64)
+        let written = out.withUnsafeMutableBufferPointer { out -> Int in
+            var cursor = BodyWriter.Cursor(base: out.baseAddress!, index: 0)
+            [UInt8](repeating: 0, count: 30).withUnsafeBufferPointer { record in
+                cursor.appendMember(",\"lang\":\"", .lang, of: EventRecord.Fields(base: record.baseAddress!, spans: EventRecord.Spans()))
+            }
+            return cursor.index
+        }
+        #expect(written == 0)
+    }
+}

@@ -17,4 +17,11 @@ size_t reco_json_escape(uint8_t *output, const uint8_t *bytes, size_t count);
 /// where it has no vector instructions (tests compare the two).
 size_t reco_json_escape_portable(uint8_t *output, const uint8_t *bytes, size_t count);
 
+/// Writes `key` (4 to 24 bytes, ending in a string's opening quote: `,"lang":"`), then `count` bytes of UTF-8
+/// escaped as `reco_json_escape` escapes them, then the closing quote; returns how many bytes it wrote.
+/// `output` must have room as for `reco_json_escape`, plus the key and the quote. The eight bytes before
+/// the field's end must be readable (a journal record's fields always lie after its 27-byte header): a
+/// field of up to eight bytes is read as that one word.
+size_t reco_json_member(uint8_t *output, const uint8_t *key, size_t key_length, const uint8_t *field, size_t count);
+
 #endif

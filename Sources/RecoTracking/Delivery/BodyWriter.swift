@@ -58,7 +58,7 @@ public struct BodyWriter: Sendable {
 
     /// Room that any one record's object needs, however its fields are escaped: six bytes for each of
     /// its bytes (`\u00XX`) and `extra` for keys, literals, ids and times.
-    public static func room(for record: EventRecord, extra: Int = 512) -> Int { record.ownByteCount * 6 + extra }
+    @inlinable public static func room(for record: EventRecord, extra: Int = 512) -> Int { record.ownByteCount * 6 + extra }
 
     /// Runs `body` with a cursor that may write up to `room` bytes (the caller's bound; not checked).
     @inlinable public mutating func write(room: Int, _ body: (inout Cursor) -> Void) {
@@ -110,15 +110,25 @@ public struct BodyWriter: Sendable {
             copy(from: UnsafePointer(base + range.lowerBound), count: range.count)
         }
 
+        /// Overwrites one byte written already (`offset`: its offset in the body, before ``offset``).
+        @inlinable public mutating func replace(at offset: Int, with byte: UInt8) {
+            base[offset] = byte
+        }
+
         /// One byte.
         @inlinable public mutating func append(byte: UInt8) {
             base[index] = byte
             index += 1
         }
 
-        /// Literal text.
-        @inlinable public mutating func append(_ text: StaticString) {
-            text.withUTF8Buffer { append($0) }
+        /// Literal text. Inlined with its address and length known, so a key is copied by stores of
+        /// constant words, not by a call.
+        @inlinable @inline(__always) public mutating func append(_ text: StaticString) {
+            if text.hasPointerRepresentation {
+                copy(from: text.utf8Start, count: text.utf8CodeUnitCount)
+            } else {
+                text.withUTF8Buffer { append($0) }
+            }
         }
 
         /// Bytes as they are.
@@ -128,7 +138,7 @@ public struct BodyWriter: Sendable {
         }
 
         /// Copies short runs (field values, keys) eight bytes at a time, inline; long ones with `memcpy`.
-        @inlinable mutating func copy(from source: UnsafePointer<UInt8>, count: Int) {
+        @inlinable @inline(__always) mutating func copy(from source: UnsafePointer<UInt8>, count: Int) {
             let destination = base + index
             if count >= 8, count <= 64 {
                 let from = UnsafeRawPointer(source)

@@ -27,9 +27,9 @@ public struct EventRecord: Sendable {
     public let kind: Interaction.Kind
     /// The position in the block, if known.
     public let position: Int?
-    private let flags: UInt8
+    @usableFromInline let flags: UInt8
     /// Whether the record is one impression of a page record (``bytes`` then holds the whole page).
-    let isPageImpression: Bool
+    @usableFromInline let isPageImpression: Bool
     /// Each field as its offset from the first byte (high 32 bits) and its length + 1 (low 32 bits); 0 when absent.
     @usableFromInline let spans: Spans
 
@@ -125,7 +125,7 @@ public struct EventRecord: Sendable {
 
     /// About how many of ``bytes`` are this event's own (for sizing buffers; a page record's impression
     /// counts its shared context and its own fields, not the whole page).
-    public var ownByteCount: Int {
+    @inlinable public var ownByteCount: Int {
         guard isPageImpression else { return bytes.count }
         // Every field's length + 1 (0 when absent) and a byte for its marker, read straight from the spans.
         return withUnsafeBytes(of: spans.values) { raw in
@@ -140,7 +140,7 @@ public struct EventRecord: Sendable {
     /// Whether this record and `other` are impressions read from one page record that name the same block
     /// (the same instance id and interaction id, byte for byte): then they differ only in their ids,
     /// product ids and positions.
-    public func isImpression(ofSameBlockAs other: EventRecord) -> Bool {
+    @inlinable public func isImpression(ofSameBlockAs other: EventRecord) -> Bool {
         guard isPageImpression, other.isPageImpression, bytes.count == other.bytes.count else { return false }
         let instance = (spans[.instanceId], other.spans[.instanceId]), interaction = (spans[.interactionId], other.spans[.interactionId])
         // Same lengths (and presence) first: the low 32 bits of a span.
@@ -155,7 +155,7 @@ public struct EventRecord: Sendable {
     }
 
     /// Whether two spans of the same length in one record's bytes hold the same text.
-    private static func sameText(_ base: UnsafePointer<UInt8>, _ one: UInt64, _ other: UInt64) -> Bool {
+    @usableFromInline static func sameText(_ base: UnsafePointer<UInt8>, _ one: UInt64, _ other: UInt64) -> Bool {
         guard one != other else { return true }
         let count = Int(one & 0xFFFF_FFFF) - 1
         let left = UnsafeRawPointer(base + Int(one >> 32)), right = UnsafeRawPointer(base + Int(other >> 32))
@@ -172,7 +172,7 @@ public struct EventRecord: Sendable {
     }
 
     /// Where a field lies in ``bytes`` (indices of the slice), nil when absent.
-    public func range(_ field: Field) -> Range<Int>? {
+    @inlinable public func range(_ field: Field) -> Range<Int>? {
         let span = spans[field]
         guard span != 0 else { return nil }
         let start = bytes.startIndex + Int(span >> 32)
@@ -203,9 +203,9 @@ public struct EventRecord: Sendable {
     }
 
     /// The context's test mode, if set.
-    public var testMode: Bool? { flags & 2 != 0 ? flags & 4 != 0 : nil }
+    @inlinable public var testMode: Bool? { flags & 2 != 0 ? flags & 4 != 0 : nil }
     /// Before or after a search (search clicks).
-    public var searchPhase: Interaction.SearchPhase? { flags & 8 != 0 ? .beforeSearch : flags & 16 != 0 ? .search : nil }
+    @inlinable public var searchPhase: Interaction.SearchPhase? { flags & 8 != 0 ? .beforeSearch : flags & 16 != 0 ? .search : nil }
     /// Whether the interaction asked to be sent at once.
     public var forcePush: Bool { flags & 1 != 0 }
     /// When it happened.

@@ -44,8 +44,7 @@ extension RetenoEventEncoder {
             }
             let first = group.first
             body.write(room: BodyWriter.room(for: records[first])) { cursor in
-                cursor.append("\"recomVariantId\":")
-                records[first].withFields { cursor.appendJSONString($0[.instanceId]) }
+                records[first].withFields { cursor.appendMember("\"recomVariantId\":\"", .instanceId, of: $0, always: true) }
                 cursor.append(byte: UInt8(ascii: "}"))
             }
         }
@@ -81,8 +80,7 @@ extension RetenoEventEncoder {
                     cursor.appendISO8601(milliseconds: milliseconds)
                     time = WrittenTime(milliseconds: milliseconds, text: start..<cursor.offset)
                 }
-                cursor.append("\",\"productId\":")
-                records[index].withFields { cursor.appendJSONString($0[.productId]) }
+                records[index].withFields { cursor.appendMember("\",\"productId\":\"", .productId, of: $0, always: true) }
                 cursor.append(byte: UInt8(ascii: "}"))
             }
         }

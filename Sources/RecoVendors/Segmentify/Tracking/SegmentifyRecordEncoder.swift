@@ -68,67 +68,61 @@ extension SegmentifyEventEncoder {
         let params = record.range(.params) == nil ? nil : paramsText(of: record, includeEventId: includeEventId)
         let faceted = record.kind == .click && isFacetedSearch(record)
         var start = 0, idStart = 0, idEnd = 0
-        body.write(room: BodyWriter.room(for: record, extra: 512 + (params?.utf8.count ?? 0))) { cursor in
-            if !isFirst { cursor.append(byte: UInt8(ascii: ",")) }
-            start = cursor.offset
-            record.withFields { fields in
-                var first = true
-                func key(_ name: StaticString) {
-                    cursor.append(byte: UInt8(ascii: first ? "{" : ","))
-                    first = false
-                    cursor.append(name)
-                }
-                func field(_ name: StaticString, _ field: EventRecord.Field) {
-                    guard let value = fields[field] else { return }
-                    key(name)
-                    cursor.appendJSONString(value)
-                }
-                field("\"currency\":", .currency)
-                field("\"device\":", .device)
-                key("\"instanceId\":")
-                if record.kind == .searchClick, fields[.instanceId]?.isEmpty ?? true {
-                    cursor.append(record.searchPhase == .beforeSearch ? "\"bs_product\"" : "\"product\"")
+        // What the object needs of the record, read before the closures: a closure that captured the
+        // record (borrowed from the caller's array) would copy it, retaining its bytes, at every record.
+        let kind = record.kind, id = record.id, testMode = record.testMode, searchPhase = record.searchPhase
+        let hasParams = record.range(.params) != nil
+        let room = BodyWriter.room(for: record, extra: 512 + (params?.utf8.count ?? 0))
+        record.withFields { fields in
+            body.write(room: room) { cursor in
+                if !isFirst { cursor.append(byte: UInt8(ascii: ",")) }
+                start = cursor.offset
+                // Every key is written with the comma before it; the object's first comma becomes its brace.
+                cursor.appendMember(",\"currency\":\"", .currency, of: fields)
+                cursor.appendMember(",\"device\":\"", .device, of: fields)
+                if kind == .searchClick, fields[.instanceId]?.isEmpty ?? true {
+                    cursor.append(searchPhase == .beforeSearch ? ",\"instanceId\":\"bs_product\"" : ",\"instanceId\":\"product\"")
                 } else {
-                    cursor.appendJSONString(fields[.instanceId])
+                    cursor.appendMember(",\"instanceId\":\"", .instanceId, of: fields, always: true)
                 }
-                key("\"interactionId\":")
-                switch record.kind {
+                switch kind {
                 case .impression, .widgetView:
-                    cursor.appendJSONString(fields[.interactionId])
+                    cursor.appendMember(",\"interactionId\":\"", .interactionId, of: fields, always: true)
                 case _ where faceted:
-                    cursor.append(byte: UInt8(ascii: "\""))
-                    if let productId = fields[.productId] { cursor.appendEscaped(productId) }
+                    cursor.append(",\"interactionId\":\"")
+                    cursor.appendEscaped(.productId, of: fields)
                     cursor.append("|product\"")
                 default:
-                    cursor.appendJSONString(fields[.productId])
+                    cursor.appendMember(",\"interactionId\":\"", .productId, of: fields, always: true)
                 }
-                field("\"lang\":", .lang)
+                cursor.appendMember(",\"lang\":\"", .lang, of: fields)
                 cursor.append(",\"name\":\"INTERACTION\"")
-                field("\"os\":", .os)
-                field("\"pageUrl\":", .pageUrl)
+                cursor.appendMember(",\"os\":\"", .os, of: fields)
+                cursor.appendMember(",\"pageUrl\":\"", .pageUrl, of: fields)
                 if var params {
                     cursor.append(",\"params\":")
                     params.withUTF8 { cursor.append($0) }
-                } else if params == nil, fields[.params] == nil, includeEventId {
+                } else if params == nil, !hasParams, includeEventId {
                     cursor.append(",\"params\":{\"eventId\":\"")
                     idStart = cursor.offset
-                    cursor.append(record.id)
+                    cursor.append(id)
                     idEnd = cursor.offset
                     cursor.append("\"}")
                 }
-                field("\"region\":", .region)
-                field("\"sessionId\":", .sessionId)
-                if let testMode = record.testMode { cursor.append(testMode ? ",\"testMode\":true" : ",\"testMode\":false") }
-                switch record.kind {
+                cursor.appendMember(",\"region\":\"", .region, of: fields)
+                cursor.appendMember(",\"sessionId\":\"", .sessionId, of: fields)
+                if let testMode = testMode { cursor.append(testMode ? ",\"testMode\":true" : ",\"testMode\":false") }
+                switch kind {
                 case .impression: cursor.append(",\"type\":\"impression\"")
                 case .widgetView: cursor.append(",\"type\":\"widget-view\"")
                 default: cursor.append(",\"type\":\"click\"")
                 }
-                field("\"userId\":", .userId)
+                cursor.appendMember(",\"userId\":\"", .userId, of: fields)
                 cursor.append(byte: UInt8(ascii: "}"))
+                cursor.replace(at: start, with: UInt8(ascii: "{"))
             }
         }
-        guard record.kind == .impression, params == nil, record.range(.params) == nil else { return nil }
+        guard kind == .impression, params == nil, !hasParams else { return nil }
         let end = body.count
         // Without an id, the whole object is shared.
         return includeEventId ? (start, idStart, idEnd, end) : (start, end, end, end)
