@@ -19,11 +19,7 @@ struct ClockStepTests {
         // Down for six requests (more than the batches in flight at first); the clock is set back while the
         // first probe waits.
         let transport = SteppingTransport(clock: clock, script: [(503, nil, step)] + Array(repeating: (503, nil, 0), count: 5))
-        let tracker = try Self.tracker(transport: transport, clock: clock)
-        for number in 1...30 { try tracker.track(Fixtures.click("P-\(number)")) }
-        await tracker.waitUntilDelivered()
-        _ = await tracker.shutdown(deadline: .zero)
-        #expect(tracker.statistics.delivered == 30)
+        #expect(try await Self.delivered(30, through: transport, clock: clock) == 30)
         // Each probe waits its policy's delay (at most the 2 s maximum), not the step.
         #expect(!clock.sleeps.isEmpty)
         #expect(clock.sleeps.allSatisfy { $0 <= .seconds(2) }, "slept \(clock.sleeps) after a step of \(step) s")
@@ -35,11 +31,7 @@ struct ClockStepTests {
         let clock = TestClock(jitter: 0.999)
         clock.stepAtEachReading = -3_600
         let transport = SteppingTransport(clock: clock, script: Array(repeating: (503, nil, 0), count: 6))
-        let tracker = try Self.tracker(transport: transport, clock: clock)
-        for number in 1...30 { try tracker.track(Fixtures.click("P-\(number)")) }
-        await tracker.waitUntilDelivered()
-        _ = await tracker.shutdown(deadline: .zero)
-        #expect(tracker.statistics.delivered == 30)
+        #expect(try await Self.delivered(30, through: transport, clock: clock) == 30)
         #expect(!clock.sleeps.isEmpty)
         #expect(clock.sleeps.allSatisfy { $0 <= .seconds(2) }, "slept \(clock.sleeps)")
     }
@@ -47,11 +39,7 @@ struct ClockStepTests {
     @Test func aRetryAfterIsWaitedOutOnceWhateverTheClockDoes() async throws {
         let clock = TestClock(jitter: 0.5)
         let transport = SteppingTransport(clock: clock, script: [(503, "30", -10_800), (200, nil, 0)])
-        let tracker = try Self.tracker(transport: transport, clock: clock)
-        for number in 1...3 { try tracker.track(Fixtures.click("P-\(number)")) }
-        await tracker.waitUntilDelivered()
-        _ = await tracker.shutdown(deadline: .zero)
-        #expect(tracker.statistics.delivered == 3)
+        #expect(try await Self.delivered(3, through: transport, clock: clock) == 3)
         #expect(clock.sleeps == [.seconds(30)])
     }
 
@@ -77,23 +65,24 @@ struct ClockStepTests {
             }
             let longest = script.compactMap { $0.1.flatMap(Int.init) }.max().map { Duration.seconds($0) } ?? .zero
             let transport = SteppingTransport(clock: clock, script: script)
-            let tracker = try Self.tracker(transport: transport, clock: clock)
-            for number in 1...20 { try tracker.track(Fixtures.click("P-\(number)")) }
-            await tracker.waitUntilDelivered()
-            _ = await tracker.shutdown(deadline: .zero)
-            #expect(tracker.statistics.delivered == 20, "round \(round), seed \(seed)")
+            #expect(try await Self.delivered(20, through: transport, clock: clock) == 20, "round \(round), seed \(seed)")
             #expect(clock.sleeps.allSatisfy { $0 <= max(.seconds(2), longest) },
                     "round \(round), seed \(seed): slept \(clock.sleeps) for \(script)")
         }
     }
 
-    static func tracker(transport: SteppingTransport, clock: TestClock) throws -> Tracker {
+    /// Tracks `count` clicks with four senders and batches of ten, waits until they are delivered and shuts
+    /// down; how many were delivered.
+    static func delivered(_ count: Int, through transport: SteppingTransport, clock: TestClock) async throws -> Int {
         var configuration = TrackerConfiguration(journal: nil, durability: .memory)
         configuration.maxConcurrentRequests = 4
         configuration.maxBatchEvents = 10
         configuration.flushInterval = .milliseconds(1)
         configuration.idlePollInterval = .milliseconds(1)
-        return try Tracker(destination: CountingDestination(), configuration: configuration, transport: transport, clock: clock)
+        let tracker = try Tracker(destination: CountingDestination(), configuration: configuration, transport: transport, clock: clock)
+        for number in 1...count { try tracker.track(Fixtures.click("P-\(number)")) }
+        await tracker.waitUntilDelivered()
+        return await tracker.shutdown(deadline: .zero).delivered
     }
 }
 
