@@ -36,12 +36,23 @@ struct RecordReader {
     }
 
     /// The next string field as an ``EventRecord/Spans`` entry (start << 32 | length + 1; 0 when absent),
-    /// nil when its length runs past the end.
+    /// nil when its length runs past the end. A one-byte length marker (every field under 127 bytes) is
+    /// read through the pointer with no second bounds check; longer ones go through ``varint()``.
+    @inline(__always)
     mutating func span() -> UInt64? {
-        guard let marker = varint() else { return nil }
+        let count = buffer.count
+        guard index < count else { return nil }
+        var marker = UInt64(buffer.baseAddress.unsafelyUnwrapped[index])
+        if marker < 0x80 {
+            index &+= 1
+        } else {
+            guard let long = varint() else { return nil }
+            marker = long
+        }
         if marker == 0 { return 0 }
-        guard marker - 1 <= UInt64(buffer.count - index), marker < UInt64(UInt32.max) else { return nil }
-        defer { index += Int(marker - 1) }
-        return UInt64(index) << 32 | marker
+        guard marker &- 1 <= UInt64(truncatingIfNeeded: count &- index), marker < UInt64(UInt32.max) else { return nil }
+        let span = UInt64(truncatingIfNeeded: index) << 32 | marker
+        index &+= Int(truncatingIfNeeded: marker &- 1)
+        return span
     }
 }
