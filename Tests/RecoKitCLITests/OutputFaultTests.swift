@@ -15,7 +15,8 @@ struct OutputFaultTests {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], redirections: String) throws -> Run {
+    /// `before`: shell commands run first in the same shell (`ulimit -n 10;`).
+    static func run(_ arguments: [String], redirections: String, before: String = "") throws -> Run {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recokit-output-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -24,7 +25,7 @@ struct OutputFaultTests {
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec \"$0\" \"$@\" \(redirections)", try RecokitChildProcess.executable().path] + arguments
+        process.arguments = ["-c", "\(before) exec \"$0\" \"$@\" \(redirections)", try RecokitChildProcess.executable().path] + arguments
         process.currentDirectoryURL = RecokitChildProcess.packageRoot
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outURL)

@@ -40,9 +40,7 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
         let operation = (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB
         let fd: Int32
         if exclusive {
-            do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
-                throw JournalStorageError(kind: .failed, description: "cannot create \(directory.path): \(error.localizedDescription)")
-            }
+            try Self.makeDirectory(directory.path)
             fd = Self.openFile(path, O_RDWR | O_CREAT | O_CLOEXEC)
         } else {
             // A read-only look creates nothing: without a lock file no tracker has the directory open.
@@ -74,10 +72,38 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
         lockState.withLock { directoryLockDescriptor = fd }
     }
 
+    /// The directory's file names, through `opendir` and `readdir`: a failure says the system's reason
+    /// (`Too many open files`, `Permission denied`), where Foundation's said only "NSCocoaErrorDomain error 256".
     func list() throws(JournalStorageError) -> [String] {
-        do { return try FileManager.default.contentsOfDirectory(atPath: directory.path) } catch {
-            throw JournalStorageError(kind: .failed, description: "cannot list \(directory.path): \(error.localizedDescription)")
+        guard let stream = opendir(directory.path) else { throw Self.failure("list", directory.path) }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                if errno != 0 { throw Self.failure("list", directory.path) }
+                return names
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
         }
+    }
+
+    /// Creates the directory at `path` and any missing parents (as `mkdir -p`), saying the system's reason
+    /// when it cannot (`Not a directory`, `Read-only file system`, `File name too long`); Foundation's
+    /// messages were "NSCocoaErrorDomain error 512" or a wrong one ("You don't have permission" for a
+    /// read-only file system).
+    static func makeDirectory(_ path: String, for target: String? = nil) throws(JournalStorageError) {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                throw JournalStorageError(kind: .failed, description: "cannot create \(target ?? path): \(path) is a file, not a directory")
+            }
+            return
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path { try makeDirectory(parent, for: target ?? path) }
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw failure("create", path) }
     }
 
     func size(_ name: String) throws(JournalStorageError) -> Int? {
