@@ -113,9 +113,9 @@ struct JSONEscapingTests {
     }
 }
 
-/// A record's fields escaped where they lie (`appendEscaped(_:of:)`, which reads a short field as the word
-/// that ends where it ends, and `appendMember`, one `reco_json_member` call for a key, the field and its
-/// closing quote) against the definition. Each field lies after 27 bytes that all need escaping, as a
+/// A record's fields escaped where they lie (`appendMember`, one `reco_json_member` call for a key, the
+/// field and its closing quote, which reads a field of up to eight bytes as the word that ends where it
+/// ends; and `appendEscaped(_:of:)`) against the definition. Each field lies after 27 bytes that all need escaping, as a
 /// record's header may hold such bytes: a short field's word takes some of them, which must not show.
 struct RecordFieldEscapingTests {
     /// The keys `appendMember` is tried with: the shortest and longest it takes, and lengths around 16.
