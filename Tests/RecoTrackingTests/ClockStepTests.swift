@@ -74,12 +74,8 @@ struct ClockStepTests {
     /// Tracks `count` clicks with four senders and batches of ten, waits until they are delivered and shuts
     /// down; how many were delivered.
     static func delivered(_ count: Int, through transport: SteppingTransport, clock: TestClock) async throws -> Int {
-        var configuration = TrackerConfiguration(journal: nil, durability: .memory)
-        configuration.maxConcurrentRequests = 4
-        configuration.maxBatchEvents = 10
-        configuration.flushInterval = .milliseconds(1)
-        configuration.idlePollInterval = .milliseconds(1)
-        let tracker = try Tracker(destination: CountingDestination(), configuration: configuration, transport: transport, clock: clock)
+        let tracker = try Tracker(destination: CountingDestination(), configuration: Fixtures.outageConfiguration(), transport: transport,
+                                  clock: clock)
         for number in 1...count { try tracker.track(Fixtures.click("P-\(number)")) }
         await tracker.waitUntilDelivered()
         return await tracker.shutdown(deadline: .zero).delivered

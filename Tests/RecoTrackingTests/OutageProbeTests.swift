@@ -16,12 +16,8 @@ struct OutageProbeTests {
         let clock = TestClock(jitter: jitter)
         let recovery = clock.now().addingTimeInterval(Double(outageSeconds))
         let transport = OutageTransport(clock: clock, downUntil: recovery)
-        var configuration = TrackerConfiguration(journal: nil, durability: .memory)
-        configuration.maxConcurrentRequests = 4
-        configuration.maxBatchEvents = 10
-        configuration.flushInterval = .milliseconds(1)
-        configuration.idlePollInterval = .milliseconds(1)
-        let tracker = try Tracker(destination: CountingDestination(), configuration: configuration, transport: transport, clock: clock)
+        let tracker = try Tracker(destination: CountingDestination(), configuration: Fixtures.outageConfiguration(), transport: transport,
+                                  clock: clock)
         var ids: Set<String> = []
         for number in 1...200 { ids.insert(try tracker.track(Fixtures.click("P-\(number)")).description) }
         await tracker.waitUntilDelivered()

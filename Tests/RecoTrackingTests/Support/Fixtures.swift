@@ -27,6 +27,17 @@ enum Fixtures {
         return url
     }
 
+    /// A memory tracker's configuration for outage tests on an injected clock: four senders, batches of ten,
+    /// flushed and looked at every millisecond.
+    static func outageConfiguration() -> TrackerConfiguration {
+        var configuration = TrackerConfiguration(journal: nil, durability: .memory)
+        configuration.maxConcurrentRequests = 4
+        configuration.maxBatchEvents = 10
+        configuration.flushInterval = .milliseconds(1)
+        configuration.idlePollInterval = .milliseconds(1)
+        return configuration
+    }
+
     /// A click on product `productId` of a catalogue of realistic ids.
     static func click(_ productId: String, instanceId: String = "rec_pdp_1", occurred: Date = Date()) -> Interaction {
         Interaction(kind: .click, instanceId: instanceId, interactionId: "act_1842", productId: productId, context: context, occurred: occurred)
