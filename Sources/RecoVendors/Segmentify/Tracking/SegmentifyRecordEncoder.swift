@@ -65,13 +65,13 @@ extension SegmentifyEventEncoder {
             return nil
         }
         // Params are rare and free-form: merged through values so the keys keep JSONWriter's order.
-        let params = record.range(.params) == nil ? nil : paramsText(of: record, includeEventId: includeEventId)
+        let hasParams = record.range(.params) != nil
+        let params = hasParams ? paramsText(of: record, includeEventId: includeEventId) : nil
         let faceted = record.kind == .click && isFacetedSearch(record)
         var start = 0, idStart = 0, idEnd = 0
         // What the object needs of the record, read before the closures: a closure that captured the
         // record (borrowed from the caller's array) would copy it, retaining its bytes, at every record.
         let kind = record.kind, id = record.id, testMode = record.testMode, searchPhase = record.searchPhase
-        let hasParams = record.range(.params) != nil
         let room = BodyWriter.room(for: record, extra: 512 + (params?.utf8.count ?? 0))
         record.withFields { fields in
             body.write(room: room) { cursor in
@@ -102,7 +102,7 @@ extension SegmentifyEventEncoder {
                 if var params {
                     cursor.append(",\"params\":")
                     params.withUTF8 { cursor.append($0) }
-                } else if params == nil, !hasParams, includeEventId {
+                } else if !hasParams, includeEventId {
                     cursor.append(",\"params\":{\"eventId\":\"")
                     idStart = cursor.offset
                     cursor.append(id)
@@ -122,7 +122,7 @@ extension SegmentifyEventEncoder {
                 cursor.replace(at: start, with: UInt8(ascii: "{"))
             }
         }
-        guard kind == .impression, params == nil, !hasParams else { return nil }
+        guard kind == .impression, !hasParams else { return nil }
         let end = body.count
         // Without an id, the whole object is shared.
         return includeEventId ? (start, idStart, idEnd, end) : (start, end, end, end)
