@@ -78,20 +78,30 @@ struct JSONEscapingTests {
         #expect(checked == 5 * (81 + 20) * 8)
     }
 
-    @Test func aSingleByteToEscapeIsFoundAtEveryPlace() {
-        // Each byte that needs escaping alone in clean text, at every offset of every length to 48: the
-        // vector and word steps must each see it wherever it falls, first, last or in an overlap.
+    /// Each byte that needs escaping alone in clean text, at every offset of every length to `longest`, with
+    /// where it stands.
+    static func loneBytesToEscape(upTo longest: Int) -> [(bytes: [UInt8], place: String)] {
+        var cases: [(bytes: [UInt8], place: String)] = []
         for byte in [UInt8(0x00), 0x1F, 0x22, 0x5C, 0x0A] {
-            for length in 1...48 {
+            for length in 1...longest {
                 for offset in 0..<length {
                     var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
                     bytes[offset] = byte
-                    let expected = Self.reference(bytes)
-                    bytes.withUnsafeBufferPointer { buffer in
-                        for (way, name) in Self.ways.enumerated() {
-                            #expect(Self.escaped(buffer, by: way) == expected, "\(name): byte \(byte) at \(offset) of \(length)")
-                        }
-                    }
+                    cases.append((bytes, "byte \(byte) at \(offset) of \(length)"))
+                }
+            }
+        }
+        return cases
+    }
+
+    @Test func aSingleByteToEscapeIsFoundAtEveryPlace() {
+        // Lengths to 48: the vector and word steps must each see the byte wherever it falls, first, last or
+        // in an overlap.
+        for (bytes, place) in Self.loneBytesToEscape(upTo: 48) {
+            let expected = Self.reference(bytes)
+            bytes.withUnsafeBufferPointer { buffer in
+                for (way, name) in Self.ways.enumerated() {
+                    #expect(Self.escaped(buffer, by: way) == expected, "\(name): \(place)")
                 }
             }
         }
@@ -170,15 +180,9 @@ struct RecordFieldEscapingTests {
     }
 
     @Test func aSingleByteToEscapeIsFoundAtEveryPlace() {
-        for byte in [UInt8(0x00), 0x1F, 0x22, 0x5C, 0x0A] {
-            for length in 1...24 {
-                for offset in 0..<length {
-                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
-                    bytes[offset] = byte
-                    for way in 0...Self.keys.count {
-                        #expect(Self.written(bytes, by: way) == Self.expected(bytes, by: way), "way \(way): byte \(byte) at \(offset) of \(length)")
-                    }
-                }
+        for (bytes, place) in JSONEscapingTests.loneBytesToEscape(upTo: 24) {
+            for way in 0...Self.keys.count {
+                #expect(Self.written(bytes, by: way) == Self.expected(bytes, by: way), "way \(way): \(place)")
             }
         }
     }
