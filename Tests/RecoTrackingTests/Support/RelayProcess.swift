@@ -28,10 +28,14 @@ final class RelayProcess: @unchecked Sendable {
         }
     }
 
-    init(_ arguments: [String]) throws {
+    /// `environment`: variables added to the test's own for the child (`LD_PRELOAD` for a fault shim).
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         signal(SIGPIPE, SIG_IGN)
         process.executableURL = try Self.executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         process.standardInput = input
         process.standardError = errors
         process.standardOutput = output

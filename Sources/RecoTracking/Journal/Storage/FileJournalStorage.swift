@@ -12,6 +12,10 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
     private let handles = Locked<[String: Int32]>([:])
     /// Descriptors let go of by `reopen`, closed with the rest.
     private let retired = Locked<[Int32]>([])
+    /// Files opened by this process whose names it has not yet made durable with the directory's `fsync`:
+    /// a new file's, and an old one's that a process killed before its `sync` may have left only in the
+    /// system's cache. The first `sync` of each file syncs the directory as well, and fails if that fails.
+    private let namesToMakeDurable = Locked<Set<String>>([])
     private var lockDescriptor: Int32 = -1
     private var directoryLockDescriptor: Int32 = -1
     private let lockState = NSLock()
@@ -122,7 +126,6 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
         var fd = Self.openFile(path, O_RDWR | O_APPEND | O_CLOEXEC)
         if fd < 0, errno == ENOENT, create {
             fd = Self.openFile(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC)
-            if fd >= 0 { syncDirectory() }
         }
         guard fd >= 0 else { throw Self.failure("open", path) }
         // From here the descriptor's offset follows the journal's own writes (see `changedUnderfoot`).
@@ -130,6 +133,7 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
         return handles.withLock { open in
             if let existing = open[name] { closeDescriptor(fd); return existing }
             open[name] = fd
+            namesToMakeDurable.withLock { _ = $0.insert(name) }
             return fd
         }
     }
@@ -192,6 +196,7 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
                                       + "while in use, so nothing written to it since survives this process")
         }
         if let changed = changedUnderfoot(fd, name, doing: "make \(path(name)) durable") { throw changed }
+        if namesToMakeDurable.withLock({ $0.contains(name) }) { try syncDirectory(for: name) }
     }
 
     /// The error to give when the file open as `fd` is no longer as long as the journal's own writes left
@@ -240,7 +245,7 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
         guard rename(temporary, path(name)) == 0 else { throw Self.failure("rename", temporary) }
         // The old file's descriptor (if one was open) now names the replaced file.
         if let old = handles.withLock({ $0.removeValue(forKey: name) }) { closeDescriptor(old) }
-        if durable { syncDirectory() }
+        if durable { try syncDirectory(for: name) }
     }
 
     func reopen(_ name: String) {
@@ -258,15 +263,23 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
 
     func remove(_ name: String) throws(JournalStorageError) {
         if let fd = handles.withLock({ $0.removeValue(forKey: name) }) { closeDescriptor(fd) }
+        namesToMakeDurable.withLock { _ = $0.remove(name) }
         guard unlink(path(name)) == 0 || errno == ENOENT else { throw Self.failure("unlink", path(name)) }
     }
 
-    /// Makes a new or renamed file's name durable (a file's `fsync` does not cover its directory entry).
-    private func syncDirectory() {
-        let fd = Self.openFile(directory.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        _ = fsync(fd)
-        closeDescriptor(fd)
+    /// Makes the names of the directory's files durable (a file's `fsync` does not cover its directory
+    /// entry): `name`'s, and every other name opened before. A failure is the file's: a record in a file
+    /// whose name is lost with the power is lost too, however often the file itself was synced. (This was
+    /// a best effort that said nothing: a process out of file descriptors, as a server under load is, or
+    /// a disk failing the directory's `fsync`, acknowledged records in a new segment a power loss could
+    /// take whole.)
+    private func syncDirectory(for name: String) throws(JournalStorageError) {
+        let waiting = namesToMakeDurable.withLock { $0 }
+        let fd = Self.openFile(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.failure("open", directory.path, making: path(name)) }
+        defer { closeDescriptor(fd) }
+        guard fsync(fd) == 0 else { throw Self.failure("fsync", directory.path, making: path(name)) }
+        namesToMakeDurable.withLock { $0.subtract(waiting) }
     }
 
     func close() {
@@ -294,10 +307,13 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
         #endif
     }
 
-    private static func failure(_ call: String, _ path: String) -> JournalStorageError {
+    /// The error of a call that just failed, with the system's reason (`errno`); `making`: the file whose
+    /// name the call was to make durable.
+    private static func failure(_ call: String, _ path: String, making file: String? = nil) -> JournalStorageError {
         let code = errno
         let kind: JournalStorageError.Kind = code == ENOSPC || code == EDQUOT ? .noSpace : .failed
-        return JournalStorageError(kind: kind, description: "cannot \(call) \(path): \(String(cString: strerror(code)))")
+        let purpose = file.map { "cannot make the name of \($0) durable: " } ?? ""
+        return JournalStorageError(kind: kind, description: "\(purpose)cannot \(call) \(path): \(String(cString: strerror(code)))")
     }
 }
 

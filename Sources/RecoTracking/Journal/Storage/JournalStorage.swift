@@ -26,11 +26,12 @@ protocol JournalStorage: AnyObject, Sendable {
     func size(_ name: String) throws(JournalStorageError) -> Int?
     /// Up to `count` bytes from `offset` (fewer at the end of the file).
     func read(_ name: String, offset: Int, count: Int) throws(JournalStorageError) -> [UInt8]
-    /// Appends at the end of the file, creating it (durably named) if missing. Returns how many bytes
+    /// Appends at the end of the file, creating it if missing. Returns how many bytes
     /// were written: fewer than given is a short write, and the caller decides what to do with the rest.
     /// A throw may also have written a prefix: the caller rolls the file back to a size it knows.
     func append(_ name: String, _ bytes: ArraySlice<UInt8>) throws(JournalStorageError) -> Int
-    /// Makes everything appended to the file so far durable.
+    /// Makes everything appended to the file so far durable, and its name (a new file's, or one a killed
+    /// process left): fails if either cannot be made durable.
     func sync(_ name: String) throws(JournalStorageError)
     /// Cuts the file to `size` bytes and makes that durable.
     func truncate(_ name: String, to size: Int) throws(JournalStorageError)

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+extension IntegrationSuite {
+    /// Real `recokit relay` processes whose journal directory's own `fsync` or `open` fails
+    /// (`Fixtures/directory-faults.c` preloaded). A file's `fsync` does not make its name durable: the
+    /// directory's does. Until this was checked, a failure there was ignored, and a relay that started a
+    /// new segment while out of file descriptors (as a server under load is), or on a disk failing the
+    /// directory's `fsync`, acknowledged every line written to it: a power loss could take the whole
+    /// segment, name and all. Such a power loss is stood in for by deleting the files whose names were
+    /// never made durable.
+    @Suite("The journal directory's fsync or open fails under a running relay", .serialized,
+           .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/maps"), "LD_PRELOAD shim (Linux)"))
+    struct DirectoryFaultTests {
+        /// The directory fails from the moment the second segment exists (the first fills at 8 MiB, about
+        /// 64,000 of these lines): the relay stops there, names the error, and no acknowledged line is in
+        /// the segment a power loss could take.
+        @Test(arguments: DirectoryFaultShim.Fault.allCases)
+        func aSegmentWhoseNameCannotBeMadeDurableHoldsNoAcknowledgedLine(fault: DirectoryFaultShim.Fault) async throws {
+            try await IntegrationSuite.withVendorDownAndAJournal { server, directory in
+                let second = directory.appendingPathComponent("segment-000000000002.log")
+                let count = 80_000
+                let relay = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--deadline", "1"],
+                                             environment: DirectoryFaultShim.environment(fault, directory: directory, trigger: second))
+                relay.feed((1...count).map(RelayDamageTests.line))
+                let status = relay.wait()
+                let acknowledged = relay.acknowledged.count
+                print("DirectoryFaultTests: \(fault.rawValue): \(acknowledged) of \(count) lines acknowledged, status \(status)")
+                #expect(status == 1, "\(relay.stderr.suffix(600))")
+                let reason = String(format: fault.reason, directory.path)
+                #expect(relay.stderr.contains("cannot make the name of \(second.path) durable: \(reason)"), "\(relay.stderr.suffix(600))")
+                #expect(acknowledged > 0 && acknowledged < count, "the first segment's lines are acknowledged, and not all fit in it")
+
+                // The power goes: the second segment's name was never made durable, so it goes with it.
+                try? FileManager.default.removeItem(at: second)
+                let look = try RelayProcess(["journal", directory.path])
+                #expect(look.wait() == 0, "\(look.stderr)")
+                let pending = look.stdout.split(separator: "\n").first { $0.hasPrefix("pending ") }.flatMap { Int($0.dropFirst(8)) }
+                // Lines are acknowledged in order, one event each: lines 1…acknowledged must all still be there.
+                #expect((pending ?? 0) >= acknowledged, "\(acknowledged) lines acknowledged, \(pending ?? 0) events left after the power loss")
+            }
+        }
+
+        /// A journal whose directory cannot be made durable at all: the relay refuses to start, before it
+        /// takes any line (a killed relay's files, or the first segment, need their names made durable).
+        @Test(arguments: DirectoryFaultShim.Fault.allCases)
+        func aDirectoryThatCannotBeMadeDurableTakesNoLine(fault: DirectoryFaultShim.Fault) async throws {
+            try await IntegrationSuite.withVendorDownAndAJournal { server, directory in
+                // Made by a first run, as a relay killed and started again finds it.
+                let first = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--deadline", "1"])
+                first.feed((1...10).map(RelayDamageTests.line))
+                #expect(first.wait() == 0, "\(first.stderr)")
+                let relay = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--deadline", "1"],
+                                             environment: DirectoryFaultShim.environment(fault, directory: directory, trigger: directory))
+                relay.feed((11...20).map(RelayDamageTests.line))
+                #expect(relay.wait() == 1, "\(relay.stderr)")
+                #expect(relay.acknowledged.isEmpty, "\(relay.stdout)")
+                #expect(relay.stderr.contains("durable: \(String(format: fault.reason, directory.path))"), "\(relay.stderr)")
+            }
+        }
+    }
+}
