@@ -24,7 +24,11 @@ public struct SegmentifyVisitorIds: Sendable, Hashable {
 /// A visitor is known by your own key (a cookie, an account id). The first time, two keys are asked
 /// from Segmentify's `get/key` endpoint (user and session); afterwards the same ids are returned until
 /// the visitor has been idle longer than the session lifetime (86 400 s by default), when one new key
-/// becomes the new session id and the user id stays. Time comes from an injectable clock.
+/// becomes the new session id and the user id stays. Idle time is measured on the clock's
+/// ``TrackingClock/continuousTime()``, which a wall clock set forward or back does not move: a step forward
+/// of a day does not end every visitor's session at once (a burst of `get/key` requests, a new session
+/// per visitor in the vendor's reports), and a step back does not keep sessions, and the memory
+/// ``removeExpired()`` should free, for the length of the step. Time comes from an injectable clock.
 ///
 /// ```swift
 /// let visitors = SegmentifyVisitors { count in
@@ -39,7 +43,8 @@ public actor SegmentifyVisitors {
     private struct Visitor {
         var userId: String
         var sessionId: String
-        var lastSeen: Date
+        /// The clock's ``TrackingClock/continuousTime()`` when last seen.
+        var lastSeen: Duration
     }
 
     /// How long a session lives without events.
@@ -93,7 +98,7 @@ public actor SegmentifyVisitors {
     /// - Throws: what `fetchKeys` throws, or ``PayloadError`` when the reply holds too few keys.
     public func ids(for visitor: String) async throws -> SegmentifyVisitorIds {
         if let task = pending[visitor] { return try await task.value }
-        let now = clock.now()
+        let now = clock.continuousTime()
         if var known = visitors[visitor], !expired(known, now: now) {
             known.lastSeen = now
             visitors[visitor] = known
@@ -115,13 +120,13 @@ public actor SegmentifyVisitors {
         pending[visitor] = task
         defer { pending[visitor] = nil }
         let ids = try await task.value
-        visitors[visitor] = Visitor(userId: ids.userId, sessionId: ids.sessionId, lastSeen: clock.now())
+        visitors[visitor] = Visitor(userId: ids.userId, sessionId: ids.sessionId, lastSeen: clock.continuousTime())
         return ids
     }
 
     /// Remembers ids you stored elsewhere (for example in the visitor's cookie), seen now.
     public func remember(_ ids: SegmentifyVisitorIds, for visitor: String) {
-        visitors[visitor] = Visitor(userId: ids.userId, sessionId: ids.sessionId, lastSeen: clock.now())
+        visitors[visitor] = Visitor(userId: ids.userId, sessionId: ids.sessionId, lastSeen: clock.continuousTime())
     }
 
     /// Gives the visitor a new user id (after a ``SegmentifyUserChange``); the session stays.
@@ -135,7 +140,7 @@ public actor SegmentifyVisitors {
     /// Forgets every visitor whose session has expired; returns how many. Call it now and then to bound memory.
     @discardableResult
     public func removeExpired() -> Int {
-        let now = clock.now()
+        let now = clock.continuousTime()
         let before = visitors.count
         visitors = visitors.filter { !expired($0.value, now: now) }
         return before - visitors.count
@@ -144,8 +149,7 @@ public actor SegmentifyVisitors {
     /// How many visitors are known.
     public var count: Int { visitors.count }
 
-    private func expired(_ visitor: Visitor, now: Date) -> Bool {
-        let seconds = Double(lifetime.components.seconds) + Double(lifetime.components.attoseconds) / 1e18
-        return now.timeIntervalSince(visitor.lastSeen) > seconds
+    private func expired(_ visitor: Visitor, now: Duration) -> Bool {
+        now - visitor.lastSeen > lifetime
     }
 }

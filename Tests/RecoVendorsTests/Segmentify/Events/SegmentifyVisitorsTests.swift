@@ -13,6 +13,19 @@ final class ManualClock: TrackingClock, @unchecked Sendable {
     func sleep(for duration: Duration) async throws {}
 }
 
+/// A clock whose wall time can be set apart from the time that passes (an NTP step, a hardware clock
+/// kept in local time corrected to UTC): `set` moves the wall clock only, `pass` both.
+final class SteppedClock: TrackingClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var wall = Date(timeIntervalSince1970: 1_714_566_896)
+    private var passed = Duration.seconds(5_000)
+    func now() -> Date { lock.withLock { wall } }
+    func continuousTime() -> Duration { lock.withLock { passed } }
+    func set(bySeconds step: TimeInterval) { lock.withLock { wall = wall.addingTimeInterval(step) } }
+    func pass(seconds: Int) { lock.withLock { wall = wall.addingTimeInterval(TimeInterval(seconds)); passed += .seconds(seconds) } }
+    func sleep(for duration: Duration) async throws {}
+}
+
 /// A `get/key` endpoint that hands out numbered keys and counts the requests.
 final class KeyCounter: @unchecked Sendable {
     private let lock = NSLock()
@@ -68,6 +81,32 @@ struct SegmentifyVisitorsTests {
         #expect(renewed.sessionId != first.sessionId)
         #expect(renewed.isNewSession)
         #expect(keys.requests == [2, 1])
+    }
+
+    /// Idle time is the time that passed, not the wall clock's difference: set forward a day or a year,
+    /// no session ends (each would cost a `get/key` request and count a new session per visitor at once);
+    /// set back a month, sessions still end after the lifetime, and ``SegmentifyVisitors/removeExpired()``
+    /// frees them (it freed nothing for the month).
+    @Test(arguments: [86_400, 3 * 3600, 365 * 86_400, -3 * 3600, -30 * 86_400, -20 * 365 * 86_400] as [TimeInterval])
+    func aWallClockSetForwardOrBackDoesNotMoveIdleTime(step: TimeInterval) async throws {
+        let clock = SteppedClock()
+        let keys = keys
+        let visitors = SegmentifyVisitors(lifetime: .seconds(1800), clock: clock) { count in try keys.fetch(count) }
+        let first = try await visitors.ids(for: "cookie-a")
+        _ = try await visitors.ids(for: "cookie-b")
+        clock.pass(seconds: 60)
+        clock.set(bySeconds: step)
+        clock.pass(seconds: 60)
+        let after = try await visitors.ids(for: "cookie-a")
+        #expect(after.sessionId == first.sessionId && !after.isNewSession, "two minutes idle, the wall clock set by \(step) s")
+        #expect(await visitors.removeExpired() == 0)
+        #expect(keys.requests == [2, 2])
+        clock.pass(seconds: 1700)
+        #expect(await visitors.removeExpired() == 1, "cookie-b idle 1,820 s of a 1,800 s lifetime, cookie-a 1,700 s")
+        clock.pass(seconds: 101)
+        let renewed = try await visitors.ids(for: "cookie-a")
+        #expect(renewed.userId == first.userId && renewed.sessionId != first.sessionId && renewed.isNewSession)
+        #expect(keys.requests == [2, 2, 1])
     }
 
     @Test func aShorterLifetimeIsHonoured() async throws {
