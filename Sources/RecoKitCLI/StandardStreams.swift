@@ -55,6 +55,34 @@ enum StandardStreams {
         return status == 0 ? 1 : status
     }
 
+    /// A read that failed, with the system's reason.
+    struct ReadFailure: Error {
+        var code: Int32
+        /// The system's words, in lower case (`is a directory`).
+        var reason: String { String(cString: strerror(code)).lowercased() }
+    }
+
+    /// Reads up to `buffer.count` bytes from `descriptor` (standard input, by the commands that read it):
+    /// how many, 0 at the end of input. Again after an interruption; on a descriptor its opener made
+    /// non-blocking (as some runtimes make a child's pipes), it waits for input as a blocking one would:
+    /// `EAGAIN` there means "nothing yet", and taken for the end of input it ended a relay fed a line at a
+    /// time, which exited 0 before its first line came.
+    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, ReadFailure> {
+        while true {
+            #if canImport(Glibc)
+            let got = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+            #else
+            let got = Darwin.read(descriptor, buffer.baseAddress, buffer.count)
+            #endif
+            if got >= 0 { return .success(got) }
+            let code = errno
+            if code == EINTR { continue }
+            guard code == EAGAIN || code == EWOULDBLOCK else { return .failure(ReadFailure(code: code)) }
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, -1) < 0, errno != EINTR { return .failure(ReadFailure(code: errno)) }
+        }
+    }
+
     /// Writes `bytes` whole to `descriptor`, again after an interruption, a short write or a full
     /// non-blocking descriptor; the `errno` of a failure, or nil.
     static func write(_ bytes: some Collection<UInt8>, to descriptor: Int32) -> Int32? {

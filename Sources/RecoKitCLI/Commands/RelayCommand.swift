@@ -82,7 +82,8 @@ enum RelayCommand: Command {
         covered, is reported but no failure: a record cut short at a file's end, or the zeros a power
         loss leaves where blocks were never written), or when acknowledgements could not be written (the
         reader of stdout went away, the --acks file's disk is full: the relay says from which line, reads
-        no more input, and delivers what it journaled); 2 for a wrong command line.
+        no more input, and delivers what it journaled), or when stdin could not be read to its end (the
+        system's reason; what was read before is journaled and delivered); 2 for a wrong command line.
         """
 
     static func run(_ words: [String]) async throws -> Int32 {
@@ -136,6 +137,11 @@ enum RelayCommand: Command {
             let acks = RelayAcknowledgements(descriptor: acksDescriptor,
                                              destination: acksPath.map { $0 == "-" ? "stdout" : "--acks \($0)" } ?? "stdout", input: input)
             malformed = try await relay(input, into: tracker, vendor: arguments.value("vendor") ?? "", strict: strict, acks: acks)
+            if let failure = input.readFailure {
+                unacknowledged = true
+                Console.error("relay: cannot read stdin: \(failure); no more input was read (a line without an "
+                              + "acknowledgement was not taken: send it again)")
+            }
             if let failure = acks.writeFailure {
                 unacknowledged = true
                 Console.error("relay: \(failure); no more input was read (send the lines without one again; "

@@ -29,6 +29,8 @@ final class RelayInput: @unchecked Sendable {
     private var queued: [Line] = []
     private var queuedBytes = 0
     private var finished = false
+    /// Why reading stopped before the end of input (`is a directory`, `input/output error`), if it did.
+    private var failure: String?
     /// Set by ``stop()``: no more lines are handed over, whatever arrives.
     private var stopped = false
     private var waiter: CheckedContinuation<[Line]?, Never>?
@@ -39,6 +41,10 @@ final class RelayInput: @unchecked Sendable {
     init(descriptor: Int32 = 0) {
         Thread.detachNewThread { [self] in readLoop(descriptor) }
     }
+
+    /// Why stdin could not be read to its end, once ``next()`` has answered nil: the system's reason. The
+    /// line it was reading when that happened (no line end yet) is not handed over.
+    var readFailure: String? { condition.withLock { failure } }
 
     /// The lines available now (at least one), waiting for some if none are; nil at the end of input.
     func next() async -> [Line]? {
@@ -83,8 +89,11 @@ final class RelayInput: @unchecked Sendable {
             return dropped > 0 ? (.tooLong(bytes: dropped), 0) : (.text(Self.line(partial)), partial.count)
         }
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
+            let count: Int
+            switch buffer.withUnsafeMutableBytes({ StandardStreams.read(descriptor, into: $0) }) {
+            case .success(let got): count = got
+            case .failure(let error): return finish(failure: error.reason)
+            }
             guard count > 0 else {
                 if !partial.isEmpty || dropped > 0 {
                     let last = take()
@@ -144,9 +153,10 @@ final class RelayInput: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func finish() {
+    private func finish(failure: String? = nil) {
         condition.lock()
         finished = true
+        self.failure = failure
         let waiter = self.waiter
         self.waiter = nil
         condition.unlock()

@@ -44,19 +44,40 @@ struct PayloadFile {
             throw PayloadError.limitExceeded("a document of \(size) bytes, more than \(maximumBytes) \(limit)", at: .root, line: 1, column: 1)
                 .inFile(displayName)
         }
+        // One byte more than allowed tells a document at the limit from one past it.
         var data = Data()
-        do {
-            let handle = path == "-" ? FileHandle.standardInput : try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { if path != "-" { try? handle.close() } }
-            // One byte more than allowed tells a document at the limit from one past it.
-            while data.count <= maximumBytes, let chunk = try handle.read(upToCount: min(1 << 20, maximumBytes + 1 - data.count)), !chunk.isEmpty {
-                data.append(chunk)
+        if path == "-" {
+            data = try readStandardInput(upTo: maximumBytes + 1)
+        } else {
+            do {
+                let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+                defer { try? handle.close() }
+                while data.count <= maximumBytes, let chunk = try handle.read(upToCount: min(1 << 20, maximumBytes + 1 - data.count)), !chunk.isEmpty {
+                    data.append(chunk)
+                }
+            } catch {
+                throw PayloadError.unreadable(file: displayName, reason: FileProblem.reason(error))
             }
-        } catch {
-            throw PayloadError.unreadable(file: displayName, reason: FileProblem.reason(error))
         }
         guard data.count <= maximumBytes else {
             throw PayloadError.limitExceeded("a document of more than \(maximumBytes) bytes \(limit)", at: .root, line: 1, column: 1).inFile(displayName)
+        }
+        return data
+    }
+
+    /// Standard input's bytes, up to `count` of them, read as ``StandardStreams/read(_:into:)`` reads it (a
+    /// pipe its opener made non-blocking is waited on: `FileHandle` gave "resource temporarily
+    /// unavailable" when the payload had not come yet).
+    private func readStandardInput(upTo count: Int) throws(PayloadError) -> Data {
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while data.count < count {
+            let wanted = min(chunk.count, count - data.count)
+            switch chunk.withUnsafeMutableBytes({ StandardStreams.read(0, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<wanted])) }) {
+            case .success(0): return data
+            case .success(let got): data.append(contentsOf: chunk[..<got])
+            case .failure(let failure): throw PayloadError.unreadable(file: displayName, reason: failure.reason)
+            }
         }
         return data
     }

@@ -29,10 +29,15 @@ final class RelayProcess: @unchecked Sendable {
     }
 
     /// `environment`: variables added to the test's own for the child (`LD_PRELOAD` for a fault shim).
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// `nonBlockingInput`: the child's stdin is a pipe made non-blocking, as some runtimes make a child's.
+    init(_ arguments: [String], environment: [String: String] = [:], nonBlockingInput: Bool = false) throws {
         signal(SIGPIPE, SIG_IGN)
         process.executableURL = try Self.executable
         process.arguments = arguments
+        if nonBlockingInput {
+            let reading = input.fileHandleForReading.fileDescriptor
+            _ = fcntl(reading, F_SETFL, fcntl(reading, F_GETFL) | O_NONBLOCK)
+        }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
         }
