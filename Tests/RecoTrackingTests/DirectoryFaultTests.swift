@@ -15,7 +15,7 @@ extension IntegrationSuite {
         /// The directory fails from the moment the second segment exists (the first fills at 8 MiB, about
         /// 64,000 of these lines): the relay stops there, names the error, and no acknowledged line is in
         /// the segment a power loss could take.
-        @Test(arguments: DirectoryFaultShim.Fault.allCases)
+        @Test(arguments: DirectoryFaultShim.Fault.namingFaults)
         func aSegmentWhoseNameCannotBeMadeDurableHoldsNoAcknowledgedLine(fault: DirectoryFaultShim.Fault) async throws {
             try await IntegrationSuite.withVendorDownAndAJournal { server, directory in
                 let second = directory.appendingPathComponent("segment-000000000002.log")
@@ -43,7 +43,7 @@ extension IntegrationSuite {
 
         /// A journal whose directory cannot be made durable at all: the relay refuses to start, before it
         /// takes any line (a killed relay's files, or the first segment, need their names made durable).
-        @Test(arguments: DirectoryFaultShim.Fault.allCases)
+        @Test(arguments: DirectoryFaultShim.Fault.namingFaults)
         func aDirectoryThatCannotBeMadeDurableTakesNoLine(fault: DirectoryFaultShim.Fault) async throws {
             try await IntegrationSuite.withVendorDownAndAJournal { server, directory in
                 // Made by a first run, as a relay killed and started again finds it.
@@ -56,6 +56,29 @@ extension IntegrationSuite {
                 #expect(relay.wait() == 1, "\(relay.stderr)")
                 #expect(relay.acknowledged.isEmpty, "\(relay.stdout)")
                 #expect(relay.stderr.contains("durable: \(String(format: fault.reason, directory.path))"), "\(relay.stderr)")
+            }
+        }
+
+        /// A file system that cannot lock (`ENOLCK`: a network file system without its lock service) is
+        /// named as such, for the relay and for a read-only look: it was "in use by another process", and
+        /// an operator who knew no other process ran would take the lock file for a stale one.
+        @Test func aFileSystemThatCannotLockIsNotTakenForAnotherProcess() async throws {
+            try await IntegrationSuite.withVendorDownAndAJournal { server, directory in
+                let first = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--deadline", "1"])
+                first.feed((1...3).map(RelayDamageTests.line))
+                #expect(first.wait() == 0, "\(first.stderr)")
+                let fault = try DirectoryFaultShim.environment(.lockFails, directory: directory, trigger: URL(fileURLWithPath: "/"))
+                let reason = String(format: DirectoryFaultShim.Fault.lockFails.reason, directory.appendingPathComponent("lock").path)
+                let relay = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--deadline", "1"], environment: fault)
+                relay.feed((4...6).map(RelayDamageTests.line))
+                #expect(relay.wait() == 1, "\(relay.stderr)")
+                #expect(relay.acknowledged.isEmpty, "\(relay.stdout)")
+                let look = try RelayProcess(["journal", directory.path], environment: fault)
+                #expect(look.wait() != 0, "\(look.stdout)")
+                for (name, text) in [("relay", relay.stderr), ("journal", look.stderr)] {
+                    #expect(text.contains("\(reason) (the journal needs a file system that can lock its files"), "\(name): \(text)")
+                    #expect(!text.contains("in use"), "\(name): \(text)")
+                }
             }
         }
     }

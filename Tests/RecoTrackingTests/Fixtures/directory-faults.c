@@ -6,7 +6,9 @@
 //   RECOKIT_FAULT_DIRECTORY  the directory whose fsync or open fails
 //   RECOKIT_FAULT_TRIGGER    the fault holds while this path exists
 //   RECOKIT_FAULT            "fsync-eio": the directory's fsync fails with EIO;
-//                            "open-emfile": opening the directory fails with EMFILE (out of descriptors)
+//                            "open-emfile": opening the directory fails with EMFILE (out of descriptors);
+//                            "flock-enolck": locking a file in the directory fails with ENOLCK (a network
+//                            file system without its lock service)
 //
 // Built by the tests with the toolchain's clang: clang -shared -fPIC -o directory-faults.so directory-faults.c -ldl
 #define _GNU_SOURCE
@@ -14,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -43,6 +46,28 @@ int fsync(int fd) {
         return -1;
     }
     return real(fd);
+}
+
+int flock(int fd, int operation) {
+    static int (*real)(int, int);
+    if (!real) real = (int (*)(int, int))dlsym(RTLD_NEXT, "flock");
+    const char *directory = getenv("RECOKIT_FAULT_DIRECTORY");
+    if (directory && armed("flock-enolck")) {
+        // The file's path, through /proc, and whether it lies in the directory.
+        char link[64], path[4096];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        ssize_t length = readlink(link, path, sizeof path - 1);
+        size_t prefix = strlen(directory);
+        while (prefix > 1 && directory[prefix - 1] == '/') prefix--;
+        if (length > 0) {
+            path[length] = 0;
+            if (strncmp(path, directory, prefix) == 0 && path[prefix] == '/') {
+                errno = ENOLCK;
+                return -1;
+            }
+        }
+    }
+    return real(fd, operation);
 }
 
 static int openWith(const char *symbol, const char *path, int flags, mode_t mode) {

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// `Fixtures/directory-faults.c` built as a shared object, for `LD_PRELOAD` into a child `recokit`: the
-/// journal directory's own `fsync` or `open` fails as a disk or a process out of descriptors fails it,
-/// while a trigger file exists. Built once per test run with the toolchain's `clang` (every Swift
+/// journal directory's own `fsync`, `open` or a lock in it fails as a disk, a process out of descriptors or
+/// a network file system fails it, while a trigger file exists. Built once per test run with the toolchain's `clang` (every Swift
 /// toolchain has one), in a temporary folder.
 enum DirectoryFaultShim {
     enum Fault: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -11,9 +11,20 @@ enum DirectoryFaultShim {
         case fsyncFails = "fsync-eio"
         /// Opening the directory fails with `EMFILE` (the process is out of file descriptors).
         case openFails = "open-emfile"
+        /// Locking a file in the directory fails with `ENOLCK` (a network file system without its lock service).
+        case lockFails = "flock-enolck"
 
-        /// The system's words for it, as the journal's error quotes them.
-        var reason: String { self == .fsyncFails ? "cannot fsync %@: Input/output error" : "cannot open %@: Too many open files" }
+        /// The faults of the directory's `fsync` and `open`, which a new file's name meets.
+        static let namingFaults: [Fault] = [.fsyncFails, .openFails]
+
+        /// The system's words for it, as the journal's error quotes them (`%@`: the path).
+        var reason: String {
+            switch self {
+            case .fsyncFails: "cannot fsync %@: Input/output error"
+            case .openFails: "cannot open %@: Too many open files"
+            case .lockFails: "cannot lock %@: No locks available"
+            }
+        }
         var testDescription: String { rawValue }
     }
 

@@ -53,8 +53,16 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
         }
         guard fd >= 0 else { throw Self.failure("open", path) }
         guard flock(fd, operation) == 0 else {
+            let code = errno
             closeDescriptor(fd)
-            throw .inUse(directory.path)
+            // Only a lock another process holds is "in use". A file system that cannot lock (`ENOLCK` on a
+            // network file system without its lock service) was reported as in use too, and an operator
+            // told so, with no other process running, would take the lock file for a stale one.
+            if code == EWOULDBLOCK { throw .inUse(directory.path) }
+            errno = code
+            var error = Self.failure("lock", path)
+            error.description += " (the journal needs a file system that can lock its files, for one tracker at a time)"
+            throw error
         }
         lockState.withLock { lockDescriptor = fd }
         try lockDirectory(operation)
