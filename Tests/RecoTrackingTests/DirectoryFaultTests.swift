@@ -3,7 +3,7 @@ import Testing
 
 extension IntegrationSuite {
     /// Real `recokit relay` processes whose journal directory's own `fsync` or `open` fails
-    /// (`Fixtures/directory-faults.c` preloaded). A file's `fsync` does not make its name durable: the
+    /// (`Fixtures/journal-faults.c` preloaded). A file's `fsync` does not make its name durable: the
     /// directory's does. Until this was checked, a failure there was ignored, and a relay that started a
     /// new segment while out of file descriptors (as a server under load is), or on a disk failing the
     /// directory's `fsync`, acknowledged every line written to it: a power loss could take the whole
@@ -15,13 +15,13 @@ extension IntegrationSuite {
         /// The directory fails from the moment the second segment exists (the first fills at 8 MiB, about
         /// 64,000 of these lines): the relay stops there, names the error, and no acknowledged line is in
         /// the segment a power loss could take.
-        @Test(arguments: DirectoryFaultShim.Fault.namingFaults)
-        func aSegmentWhoseNameCannotBeMadeDurableHoldsNoAcknowledgedLine(fault: DirectoryFaultShim.Fault) async throws {
+        @Test(arguments: JournalFaultShim.Fault.namingFaults)
+        func aSegmentWhoseNameCannotBeMadeDurableHoldsNoAcknowledgedLine(fault: JournalFaultShim.Fault) async throws {
             try await IntegrationSuite.withVendorDownAndAJournal { server, directory in
                 let second = directory.appendingPathComponent("segment-000000000002.log")
                 let count = 80_000
                 let relay = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--deadline", "1"],
-                                             environment: DirectoryFaultShim.environment(fault, directory: directory, trigger: second))
+                                             environment: JournalFaultShim.environment(fault, directory: directory, trigger: second))
                 relay.feed((1...count).map(RelayDamageTests.line))
                 let status = relay.wait()
                 let acknowledged = relay.acknowledged.count
@@ -43,15 +43,15 @@ extension IntegrationSuite {
 
         /// A journal whose directory cannot be made durable at all: the relay refuses to start, before it
         /// takes any line (a killed relay's files, or the first segment, need their names made durable).
-        @Test(arguments: DirectoryFaultShim.Fault.namingFaults)
-        func aDirectoryThatCannotBeMadeDurableTakesNoLine(fault: DirectoryFaultShim.Fault) async throws {
+        @Test(arguments: JournalFaultShim.Fault.namingFaults)
+        func aDirectoryThatCannotBeMadeDurableTakesNoLine(fault: JournalFaultShim.Fault) async throws {
             try await IntegrationSuite.withVendorDownAndAJournal { server, directory in
                 // Made by a first run, as a relay killed and started again finds it.
                 let first = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--deadline", "1"])
                 first.feed((1...10).map(RelayDamageTests.line))
                 #expect(first.wait() == 0, "\(first.stderr)")
                 let relay = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--deadline", "1"],
-                                             environment: DirectoryFaultShim.environment(fault, directory: directory, trigger: directory))
+                                             environment: JournalFaultShim.environment(fault, directory: directory, trigger: directory))
                 relay.feed((11...20).map(RelayDamageTests.line))
                 #expect(relay.wait() == 1, "\(relay.stderr)")
                 #expect(relay.acknowledged.isEmpty, "\(relay.stdout)")
@@ -67,8 +67,8 @@ extension IntegrationSuite {
                 let first = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--deadline", "1"])
                 first.feed((1...3).map(RelayDamageTests.line))
                 #expect(first.wait() == 0, "\(first.stderr)")
-                let fault = try DirectoryFaultShim.environment(.lockFails, directory: directory, trigger: URL(fileURLWithPath: "/"))
-                let reason = String(format: DirectoryFaultShim.Fault.lockFails.reason, directory.appendingPathComponent("lock").path)
+                let fault = try JournalFaultShim.environment(.lockFails, directory: directory, trigger: URL(fileURLWithPath: "/"))
+                let reason = String(format: JournalFaultShim.Fault.lockFails.reason, directory.appendingPathComponent("lock").path)
                 let relay = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--deadline", "1"], environment: fault)
                 relay.feed((4...6).map(RelayDamageTests.line))
                 #expect(relay.wait() == 1, "\(relay.stderr)")

@@ -83,7 +83,9 @@ enum RelayCommand: Command {
         loss leaves where blocks were never written), or when acknowledgements could not be written (the
         reader of stdout went away, the --acks file's disk is full: the relay says from which line, reads
         no more input, and delivers what it journaled), or when stdin could not be read to its end (the
-        system's reason; what was read before is journaled and delivered); 2 for a wrong command line.
+        system's reason; what was read before is journaled and delivered), or when the journal's disk
+        failed while delivering (a batch not read back, a checkpoint or dead letters not written: tried
+        again, nothing lost, `relay: disk errors while delivering: …`); 2 for a wrong command line.
         """
 
     static func run(_ words: [String]) async throws -> Int32 {
@@ -156,7 +158,11 @@ enum RelayCommand: Command {
         // Damage met while running and a disk error are failures of the run, whatever else went well.
         for damage in statistics.damage { Console.error("relay: journal damage: \(damage)") }
         if let diskError = statistics.diskError { Console.error("relay: disk error: \(diskError)") }
-        return malformed > 0 || unacknowledged || damagedBefore || !statistics.damage.isEmpty || statistics.diskError != nil ? 1 : 0
+        if let trouble = statistics.deliveryDiskError {
+            Console.error("relay: disk errors while delivering: \(statistics.deliveryDiskErrors), each tried again (nothing was lost); the last: \(trouble)")
+        }
+        return malformed > 0 || unacknowledged || damagedBefore || !statistics.damage.isEmpty || statistics.diskError != nil
+            || statistics.deliveryDiskErrors > 0 ? 1 : 0
     }
 
     /// `--endpoint`: an http or https URL with a host.

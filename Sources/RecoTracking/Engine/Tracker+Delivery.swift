@@ -15,7 +15,7 @@ extension Tracker {
                                          interval: configuration.flushInterval, force: force)
             } catch {
                 takeFailed = true
-                counters.withLock { $0.lastError = "\(error)" }
+                noteDiskError("\(error)")
             }
             guard let batch else {
                 if force, journal.untakenCount == 0 { control.withLock { $0.forceFlush = false } }
@@ -49,7 +49,7 @@ extension Tracker {
             while !deadLetter(letters) {
                 do { try await clock.sleep(for: configuration.retryPolicy.initialDelay) } catch { return }
             }
-            if let failure = journal.acknowledge(batch) { counters.withLock { $0.lastError = "\(failure)" } }
+            if let failure = journal.acknowledge(batch) { noteDiskError("\(failure)") }
             settledBell.ring()
         }
     }
@@ -235,8 +235,17 @@ extension Tracker {
             counters.withLock { $0.deadLettered += letters.count }
             return true
         } catch {
-            counters.withLock { $0.lastError = "cannot write dead letters: \(error)" }
+            noteDiskError("cannot write dead letters: \(error)")
             return false
+        }
+    }
+
+    /// Counts a disk error met while delivering (``TrackingStatistics/deliveryDiskErrors``).
+    private func noteDiskError(_ message: String) {
+        counters.withLock { counters in
+            counters.lastError = message
+            counters.deliveryDiskErrors += 1
+            counters.deliveryDiskError = message
         }
     }
 

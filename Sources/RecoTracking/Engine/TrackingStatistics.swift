@@ -28,6 +28,14 @@ public struct TrackingStatistics: Sendable, Hashable, CustomStringConvertible {
     /// The disk's last error (a failed write or `sync`: `ENOSPC`, `EIO`…), kept until a later write and
     /// `sync` succeed. While it is set in batched durability, `track` refuses events with it.
     public var diskError: String?
+    /// Disk errors met while delivering, each got past by trying again, so nothing was lost: a batch that
+    /// could not be read back (it is taken once it reads), dead letters that could not be written (the
+    /// batch stays until they are), a checkpoint not written or a delivered segment not deleted (the next
+    /// acknowledgement tries again; a restart before it sends those events again). A disk that fails reads
+    /// is failing, even when a retry got past it: `recokit relay` exits 1 for it.
+    public var deliveryDiskErrors = 0
+    /// The last of ``deliveryDiskErrors``, in the system's words.
+    public var deliveryDiskError: String?
     /// Damage met while running: stretches of the journal that could not be read back, each naming the
     /// file, byte range and (where known) how many events it cost; their bytes are in `quarantine.log`.
     public var damage: [JournalRecoveryReport.Damage] = []
@@ -37,6 +45,7 @@ public struct TrackingStatistics: Sendable, Hashable, CustomStringConvertible {
             + "refused (queue full) \(refusedQueueFull), refused (invalid) \(refusedInvalid), pending \(pending), journal bytes \(journalBytes)"
         if configurationFaults > 0 { text += ", configuration faults \(configurationFaults)" }
         if let diskError { text += ", disk error: \(diskError)" }
+        if let deliveryDiskError { text += ", disk errors while delivering \(deliveryDiskErrors), the last: \(deliveryDiskError)" }
         if !damage.isEmpty { text += ", damage: " + damage.map(\.description).joined(separator: "; ") }
         if let lastError { text += ", last error: \(lastError)" }
         return text

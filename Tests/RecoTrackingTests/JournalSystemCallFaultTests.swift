@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import RecoKitTesting
+
+extension IntegrationSuite {
+    /// Real `recokit relay` processes, the vendor answering, with one system call on their journal's files
+    /// failing (`Fixtures/journal-faults.c` preloaded): the n-th of all the relay makes on them (`open`,
+    /// `write`, `pread`, `fsync`, `ftruncate`, `rename`, `unlink`, from any thread: appending, committing,
+    /// reading batches back, moving the checkpoint, deleting delivered segments), failing with `EIO`,
+    /// `ENOSPC` or as a short write, alone or with the calls after it. The simulation checks the journal's
+    /// logic against a model of storage; this checks the real file storage, its error mapping and the
+    /// relay around them, on the real system calls.
+    ///
+    /// Each round: a first run counts the calls a relay makes for these lines; the faulty run fails one
+    /// picked at random; a drain without faults then delivers what is left. No run may crash, a relay that
+    /// met a fault it could not get past must exit non-zero and name it, and every line acknowledged must
+    /// reach the vendor. Seeded: the seed is printed, `RECOKIT_SYSCALL_FAULT_SEED=N` replays its choices
+    /// (the n-th call is the same call only as far as threads interleave the same way), and
+    /// `RECOKIT_SYSCALL_FAULT_ROUNDS` sets the number of rounds (12 by default).
+    @Suite("A journal's system calls failing under a running relay", .serialized,
+           .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/maps"), "LD_PRELOAD shim (Linux)"))
+    struct JournalSystemCallFaultTests {
+        static func line(round: Int, number: Int) -> String {
+            #"{"type":"click","instanceId":"rec_pdp_1","productId":"F\#(round)-\#(number)","position":\#(number % 12 + 1),"#
+                + #""userId":"-897541074991628287","sessionId":"-2739101928374651","lang":"TR","pageUrl":"https://www.shop.example/"}"#
+        }
+
+        static let errors = ["EIO", "ENOSPC", "SHORT"]
+        /// How many calls fail from the picked one: one, a few, or a disk that stays bad for a while.
+        static let runs = [1, 1, 2, 5, 40]
+
+        @Test func everyAcknowledgedLineSurvivesAFailedSystemCall() async throws {
+            let environment = ProcessInfo.processInfo.environment
+            let seed = environment["RECOKIT_SYSCALL_FAULT_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
+            let rounds = environment["RECOKIT_SYSCALL_FAULT_ROUNDS"].flatMap(Int.init) ?? 12
+            print("JournalSystemCallFaultTests seed \(seed) (replay: RECOKIT_SYSCALL_FAULT_SEED=\(seed) swift test --filter everyAcknowledgedLineSurvivesAFailedSystemCall)")
+            var random = SeededRandom(seed: seed)
+            let server = try ScriptedServer()
+            defer { server.stop() }
+            let count = 1500
+            var made: [String: Int] = [:]
+            var shortWritesPassed = 0
+            for round in 0...rounds {
+                let directory = Fixtures.temporaryDirectory()
+                let log = Fixtures.temporaryDirectory().appendingPathExtension("log")
+                defer {
+                    try? FileManager.default.removeItem(at: directory)
+                    try? FileManager.default.removeItem(at: log)
+                }
+                let common = ["relay", "--journal", directory.path, "--vendor", "segmentify", "--endpoint", server.base.absoluteString,
+                              "--api-key", "test-key", "--origin", "www.shop.example"]
+                // Round 0 only counts: the calls a relay makes for these lines, for the rounds to pick from: a
+                // kind of call, then one of those made.
+                let name = round == 0 ? "" : made.filter { $0.value > 0 }.keys.sorted().randomElement(using: &random) ?? ""
+                let call = round == 0 ? 0 : Int.random(in: 1...max(1, made[name] ?? 1), using: &random)
+                let error = Self.errors.randomElement(using: &random)!
+                let times = Self.runs.randomElement(using: &random)!
+                let strict = Bool.random(using: &random)
+                let what = "seed \(seed) round \(round): \(name) \(call) of \(made[name] ?? 0), \(error) ×\(times), \(strict ? "strict" : "batched")"
+                let relay = try RelayProcess(common + ["--deadline", "10", "--durability", strict ? "strict" : "batched"],
+                                             environment: JournalFaultShim.call(call, named: name, error: error, repeat: times, directory: directory, log: log))
+                // In ten pieces 30 ms apart, so that appending and committing make calls of their own beside
+                // delivery's.
+                for piece in 0..<10 {
+                    relay.feed((piece * count / 10 + 1...(piece + 1) * count / 10).map { Self.line(round: round, number: $0) }, keepOpen: true)
+                    try await Task.sleep(for: .milliseconds(30))
+                }
+                relay.closeInput()
+                let status = relay.wait()
+                let counted = try #require(JournalFaultShim.CallLog(log), "\(what): the relay left no call log (status \(status)): \(relay.stderr.suffix(800))")
+                #expect(relay.process.terminationReason == .exit, "\(what): the relay crashed: \(relay.stderr.suffix(800))")
+                if round == 0 {
+                    #expect(status == 0, "the counting run: \(relay.stderr.suffix(800))")
+                    made = counted.made
+                    print("JournalSystemCallFaultTests: the calls a relay makes on its journal for \(count) lines: "
+                          + made.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+                    continue
+                }
+                let acknowledged = relay.acknowledged
+                // A failed call is the run's failure, named, wherever it was met (appending, reading back,
+                // moving the checkpoint), even when trying again got past it. A short write is no error
+                // (the rest is written), so only it may pass unseen.
+                if counted.fired > 0, error != "SHORT" || counted.first != "write" {
+                    let named = ["Input/output error", "No space left on device"].contains { relay.stderr.contains($0) }
+                    #expect(status != 0 && named, "\(what): a failed \(counted.first) of \(counted.file) must show: status \(status), \(relay.stderr.suffix(800))")
+                } else if counted.fired > 0, status == 0 {
+                    shortWritesPassed += 1
+                }
+                let drain = try RelayProcess(common + ["--drain", "--deadline", "30"])
+                let drained = drain.wait()
+                #expect(drain.process.terminationReason == .exit, "\(what): the drain crashed: \(drain.stderr.suffix(800))")
+                let received = Set(try await server.received().map(\.id))
+                let missing = acknowledged.filter { !$0.value.allSatisfy(received.contains) }.keys.sorted()
+                print("JournalSystemCallFaultTests: \(what): first failed \(counted.first) \(counted.file) (\(counted.fired) failed); relay status \(status), "
+                      + "\(acknowledged.count) of \(count) lines acknowledged; drain status \(drained), missing \(missing.count)")
+                let lost = "\(what): \(missing.count) acknowledged lines never delivered, lines \(missing.prefix(5))…; "
+                    + "relay: \(relay.stderr.suffix(600)); drain: \(drain.stderr.suffix(600))"
+                #expect(missing.isEmpty, "\(lost)")
+            }
+            print("JournalSystemCallFaultTests: \(shortWritesPassed) of \(rounds) rounds met only short writes, finished by the next write")
+        }
+    }
+}
