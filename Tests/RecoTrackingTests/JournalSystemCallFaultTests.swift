@@ -15,10 +15,11 @@ extension IntegrationSuite {
     /// and one of its calls to fail; one round in three starts from a journal a relay left while the vendor
     /// was down (recovery meets the fault), one in three has the vendor refuse some products (their dead
     /// letters meet it); a drain without faults then delivers what is left. No run may crash, a relay that
-    /// met a fault it could not get past must exit non-zero and name it, and every line acknowledged must
-    /// reach the vendor or, for a refused product, the dead letters. Seeded: the seed is printed, `RECOKIT_SYSCALL_FAULT_SEED=N` replays its choices
-    /// (the n-th call is the same call only as far as threads interleave the same way), and
-    /// `RECOKIT_SYSCALL_FAULT_ROUNDS` sets the number of rounds (12 by default).
+    /// met a failed call must exit non-zero and name it (even when trying again got past it; a short
+    /// write, finished by the next, is no failure), and every line acknowledged must reach the vendor or,
+    /// for a refused product, the dead letters. Seeded: the seed is printed, `RECOKIT_SYSCALL_FAULT_SEED=N`
+    /// replays its choices (the n-th call is the same call only as far as threads interleave the same
+    /// way), and `RECOKIT_SYSCALL_FAULT_ROUNDS` sets the number of rounds (12 by default).
     @Suite("A journal's system calls failing under a running relay", .serialized,
            .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/maps"), "LD_PRELOAD shim (Linux)"))
     struct JournalSystemCallFaultTests {
