@@ -132,3 +132,36 @@ extension IntegrationSuite {
         }
     }
 }
+
+extension IntegrationSuite.JournalSystemCallFaultTests {
+    /// A delivery checkpoint the disk cannot read (`EIO` opening it): delivery restarts at the oldest
+    /// segment (duplicates, never loss), the note gives the system's words, and the run fails, for the
+    /// relay and for `recokit journal`. It was "the delivery checkpoint was unreadable", as for bytes that
+    /// hold no checkpoint, and exit 0: a disk failing reads went unseen (found by the rounds above).
+    @Test func aCheckpointTheDiskCannotReadIsNamedAndFailsTheRun() async throws {
+        try await IntegrationSuite.withVendorAndAJournal { server, directory in
+            let common = ["relay", "--journal", directory.path, "--vendor", "segmentify", "--endpoint", server.base.absoluteString,
+                          "--api-key", "test-key", "--origin", "www.shop.example"]
+            let first = try RelayProcess(common + ["--deadline", "10"])
+            first.feed((1...10).map { Self.line(round: 1, number: $0) })
+            #expect(first.wait() == 0, "\(first.stderr)")
+            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("checkpoint").path))
+            let log = Fixtures.temporaryDirectory().appendingPathExtension("log")
+            defer { try? FileManager.default.removeItem(at: log) }
+            let fault = try JournalFaultShim.call(1, named: "open", on: "checkpoint", error: "EIO", repeat: 1, directory: directory, log: log)
+            let relay = try RelayProcess(common + ["--deadline", "10"], environment: fault)
+            relay.feed((1...5).map { Self.line(round: 2, number: $0) })
+            let status = relay.wait()
+            #expect(JournalFaultShim.CallLog(log)?.fired == 1)
+            let note = "the delivery checkpoint could not be read (cannot open \(directory.path)/checkpoint: Input/output error); "
+                + "delivery restarts at the oldest segment (duplicates possible)"
+            #expect(status == 1, "\(relay.stderr)")
+            #expect(relay.stderr.contains("relay: journal recovery: \(note)"), "\(relay.stderr)")
+            let received = Set(try await server.received().map(\.id))
+            #expect(relay.acknowledged.count == 5 && relay.acknowledged.values.allSatisfy { $0.allSatisfy(received.contains) }, "\(relay.stderr)")
+            let look = try RelayProcess(["journal", directory.path], environment: fault)
+            #expect(look.wait() == 1, "\(look.stdout)")
+            #expect(look.stdout.contains("note: \(note)"), "\(look.stdout)")
+        }
+    }
+}

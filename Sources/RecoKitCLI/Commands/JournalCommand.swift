@@ -25,7 +25,8 @@ enum JournalCommand: Command {
         Exit status: 0, also when the only damage is a torn tail (a write cut short by a crash or a
         power loss: never durable, so it held no line a relay acknowledged); 1 when DIR is missing, not
         a journal, or in use, or when damage that may have cost events was found (listed), also by the
-        run that repairs it or moves it to quarantine.log.
+        run that repairs it or moves it to quarantine.log, or when the disk failed a read (the note says
+        which, in the system's words).
         """
 
     static func run(_ words: [String]) async throws -> Int32 {
@@ -72,6 +73,6 @@ enum JournalCommand: Command {
         for damage in contents.recovery.damage { Console.out("damage: \(damage)") }
         for damage in contents.deadLetterDamage { Console.out("damage: \(damage)") }
         if let note = contents.recovery.checkpointNote { Console.out("note: \(note)") }
-        return found || contents.mayHaveLostEvents ? 1 : 0
+        return found || contents.mayHaveLostEvents || contents.recovery.diskError != nil ? 1 : 0
     }
 }

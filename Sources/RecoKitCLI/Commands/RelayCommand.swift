@@ -130,8 +130,9 @@ enum RelayCommand: Command {
             if let note = recovery.checkpointNote { Console.error("relay: journal recovery: \(note)") }
             for damage in recovery.damage { Console.error("relay: journal recovery: \(damage)") }
         }
-        // Damage found at start that may have cost acknowledged lines (anything but a torn tail) fails the run.
-        let damagedBefore = recovery.damage.contains { !$0.isInterruptedWrite }
+        // Damage found at start that may have cost acknowledged lines (anything but a torn tail) fails the
+        // run, and so does a disk error recovery got past (a checkpoint it could not read).
+        let damagedBefore = recovery.damage.contains { !$0.isInterruptedWrite } || recovery.diskError != nil
         var malformed = 0
         var unacknowledged = false
         if let acksDescriptor {

@@ -135,10 +135,19 @@ extension Journal {
             // The checkpoint is written first (and whenever recovery could not use it as it was), so that
             // it never names a place the rewrite cuts off or moves: with the old segment, its start is
             // earlier than the old checkpoint (duplicates if the process dies before the rewrite, never loss).
-            let saved = try? storage.read(CheckpointFile.name, offset: 0, count: 20)
-            if keptFrom > 0 || (saved.map { !$0.isEmpty && CheckpointFile.decode($0) != start } ?? false) {
-                try storage.replace(CheckpointFile.name, with: CheckpointFile.encode(start), durable: true)
+            // One the disk cannot read now is written anew as well: `start` is always a safe checkpoint.
+            var rewriteCheckpoint = keptFrom > 0
+            if !rewriteCheckpoint {
+                do {
+                    if try storage.size(CheckpointFile.name) != nil {
+                        let saved = try storage.read(CheckpointFile.name, offset: 0, count: 20)
+                        rewriteCheckpoint = !saved.isEmpty && CheckpointFile.decode(saved) != start
+                    }
+                } catch {
+                    rewriteCheckpoint = true
+                }
             }
+            if rewriteCheckpoint { try storage.replace(CheckpointFile.name, with: CheckpointFile.encode(start), durable: true) }
             // What a killed process wrote is in the system's cache, not yet on disk: sync it, so that what
             // recovery counts pending is durable from here on.
             for segment in found where segment.stretches.isEmpty { try storage.sync(JournalState.fileName(segment.number)) }
@@ -196,9 +205,14 @@ extension Journal {
     /// Where delivery starts: the checkpoint if it names a record boundary (or the end) of a segment that
     /// exists, or the start of the segment that comes next when every existing one is before it;
     /// otherwise the oldest segment's start (duplicates, never loss), with a note saying why.
-    private static func checkpoint(_ saved: (position: JournalPosition?, unreadable: Bool), found: [FoundSegment],
+    private static func checkpoint(_ saved: SavedCheckpoint, found: [FoundSegment],
                                    report: inout JournalRecoveryReport) -> JournalPosition {
         let oldest = JournalPosition(segment: found.first?.number ?? 1, offset: 0)
+        if let diskError = saved.diskError {
+            report.diskError = diskError
+            report.checkpointNote = "the delivery checkpoint could not be read (\(diskError)); delivery restarts at the oldest segment (duplicates possible)"
+            return oldest
+        }
         if saved.unreadable {
             report.checkpointNote = "the delivery checkpoint was unreadable; delivery restarts at the oldest segment (duplicates possible)"
             return oldest
@@ -233,13 +247,24 @@ extension Journal {
     }
 
     /// The checkpoint as saved: none when there is no checkpoint file or it is empty; `unreadable` when it
-    /// holds something that is no checkpoint.
-    private static func savedCheckpoint(_ storage: any JournalStorage) -> (position: JournalPosition?, unreadable: Bool) {
-        guard let size = try? storage.size(CheckpointFile.name), size > 0 else { return (nil, false) }
-        guard let bytes = try? storage.read(CheckpointFile.name, offset: 0, count: 20), let saved = CheckpointFile.decode(bytes) else {
-            return (nil, true)
+    /// holds something that is no checkpoint; `diskError` (the system's words) when it could not be read.
+    private struct SavedCheckpoint {
+        var position: JournalPosition?
+        var unreadable = false
+        var diskError: String?
+    }
+
+    private static func savedCheckpoint(_ storage: any JournalStorage) -> SavedCheckpoint {
+        do {
+            guard let size = try storage.size(CheckpointFile.name), size > 0 else { return SavedCheckpoint() }
+            guard let saved = CheckpointFile.decode(try storage.read(CheckpointFile.name, offset: 0, count: 20)) else {
+                return SavedCheckpoint(unreadable: true)
+            }
+            return SavedCheckpoint(position: saved)
+        } catch {
+            // Delivery can restart at the oldest segment (duplicates, never loss), but the disk failed a read.
+            return SavedCheckpoint(unreadable: true, diskError: "\(error)")
         }
-        return (saved, false)
     }
 
     static let missingSegment = "the segment file is missing, and the events it held with it"

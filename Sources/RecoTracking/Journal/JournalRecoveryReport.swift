@@ -56,6 +56,10 @@ public struct JournalRecoveryReport: Sendable, Hashable, CustomStringConvertible
     /// A note when the delivery checkpoint was unreadable or named a place the journal does not hold
     /// (delivery restarts at the oldest segment: duplicates, never loss).
     public var checkpointNote: String?
+    /// A disk error recovery got past, in the system's words: the checkpoint could not be read, so
+    /// delivery restarts at the oldest segment. A disk that fails reads is failing: `recokit relay` exits
+    /// 1 for it.
+    public var diskError: String?
 
     /// A report.
     public init(pendingEvents: Int = 0, segments: Int = 0, damage: [Damage] = [], checkpointNote: String? = nil) {

@@ -13,6 +13,7 @@
 // fdatasync, ftruncate, rename, unlink, in any thread, in the order they are made) fails, and the
 // RECOKIT_FAULT_REPEAT - 1 after it (default 1 in all):
 //   RECOKIT_FAULT_NAME       only calls of this name are counted (all when unset)
+//   RECOKIT_FAULT_FILE       only calls on the file of this name in the directory are counted (all when unset)
 //   RECOKIT_FAULT_CALL       the number of the counted call that fails first (from 1)
 //   RECOKIT_FAULT_ERROR      "EIO", "ENOSPC", or "SHORT" (a write takes half its bytes; other calls EIO)
 //   RECOKIT_FAULT_LOG        a file that gets, at exit, "calls C fired F first NAME FILE" (how many calls
@@ -90,15 +91,16 @@ static int counts(const char *name, const char *path) {
     for (size_t index = 0; index < NAMES; index++) {
         if (strcmp(names[index], name) == 0) __atomic_add_fetch(&made[index], 1, __ATOMIC_SEQ_CST);
     }
-    const char *only = getenv("RECOKIT_FAULT_NAME");
+    const char *only = getenv("RECOKIT_FAULT_NAME"), *file = getenv("RECOKIT_FAULT_FILE");
     if (only && *only && strcmp(only, name) != 0) return 0;
+    const char *slash = strrchr(path, '/');
+    if (file && *file && strcmp(file, slash ? slash + 1 : path) != 0) return 0;
     unsigned long number = __atomic_add_fetch(&counted, 1, __ATOMIC_SEQ_CST);
     const char *first = getenv("RECOKIT_FAULT_CALL"), *repeat = getenv("RECOKIT_FAULT_REPEAT");
     unsigned long from = first ? strtoul(first, NULL, 10) : 0, times = repeat ? strtoul(repeat, NULL, 10) : 1;
     if (from == 0 || number < from || number >= from + (times ? times : 1)) return 0;
     if (__atomic_add_fetch(&fired, 1, __ATOMIC_SEQ_CST) == 1) {
         firstFired = name;
-        const char *slash = strrchr(path, '/');
         snprintf(firstPath, sizeof firstPath, "%s", slash ? slash + 1 : path);
     }
     const char *error = getenv("RECOKIT_FAULT_ERROR");

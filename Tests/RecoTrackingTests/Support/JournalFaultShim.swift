@@ -61,8 +61,11 @@ enum JournalFaultShim {
     /// `directory`'s files fail (and `repeat - 1` after it) with `error` (`EIO`, `ENOSPC`, or `SHORT`: a
     /// write takes half its bytes); `log` gets the counts at exit (``CallLog``). `number` 0 fails nothing
     /// and only counts.
-    static func call(_ number: Int, named name: String = "", error: String, repeat times: Int, directory: URL, log: URL) throws -> [String: String] {
+    /// `file`: only calls on the file of that name count (all files when empty).
+    static func call(_ number: Int, named name: String = "", on file: String = "", error: String, repeat times: Int, directory: URL,
+                     log: URL) throws -> [String: String] {
         ["LD_PRELOAD": try built.get().path, "RECOKIT_FAULT": "call", "RECOKIT_FAULT_CALL": String(number), "RECOKIT_FAULT_NAME": name,
+         "RECOKIT_FAULT_FILE": file,
          "RECOKIT_FAULT_ERROR": error, "RECOKIT_FAULT_REPEAT": String(times), "RECOKIT_FAULT_DIRECTORY": directory.path,
          "RECOKIT_FAULT_LOG": log.path]
     }
