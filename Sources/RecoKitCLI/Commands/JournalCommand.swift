@@ -37,11 +37,17 @@ enum JournalCommand: Command {
             Console.error("error: \(directory.path): no such folder, so no journal there")
             return 1
         }
-        // Damage found that may have cost events fails the run that finds it, repaired or moved away.
+        // Damage found that may have cost events fails the run that finds it, repaired or moved away, and
+        // so does a read the disk failed, in any of the opens below.
         var found = false
+        var diskError: String?
         if arguments.flag("repair") {
             let repaired = try JournalDirectory.repair(directory) { _ in }
             found = repaired.mayHaveLostEvents
+            if let error = repaired.recovery.diskError {
+                diskError = error
+                if let note = repaired.recovery.checkpointNote { Console.out("note: \(note)") }
+            }
             for damage in repaired.recovery.damage {
                 let done = damage.bytesSkipped == 0 ? "noted in quarantine.log; an empty segment stands in its place" : "its bytes are in quarantine.log"
                 Console.out("repaired: \(damage); \(done)")
@@ -52,7 +58,13 @@ enum JournalCommand: Command {
             let before = try JournalDirectory.inspect(directory) { _ in }
             found = found || before.mayHaveLostEvents
             let unreadable = before.deadLetterDamage
-            let count = try JournalDirectory.requeue(directory)
+            var recovery = JournalRecoveryReport()
+            let count = try JournalDirectory.requeue(directory, recovery: &recovery)
+            for report in [before.recovery, recovery] {
+                guard let error = report.diskError else { continue }
+                diskError = error
+                if let note = report.checkpointNote { Console.out("note: \(note)") }
+            }
             Console.out("requeued \(count) dead letters")
             for damage in unreadable { Console.out("quarantined: \(damage); its bytes are in quarantine.log") }
         }
@@ -73,6 +85,6 @@ enum JournalCommand: Command {
         for damage in contents.recovery.damage { Console.out("damage: \(damage)") }
         for damage in contents.deadLetterDamage { Console.out("damage: \(damage)") }
         if let note = contents.recovery.checkpointNote { Console.out("note: \(note)") }
-        return found || contents.mayHaveLostEvents || contents.recovery.diskError != nil ? 1 : 0
+        return found || contents.mayHaveLostEvents || (diskError ?? contents.recovery.diskError) != nil ? 1 : 0
     }
 }

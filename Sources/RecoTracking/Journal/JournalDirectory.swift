@@ -60,8 +60,16 @@ public enum JournalDirectory {
     /// dead-letter file that hold no readable letter are copied to `quarantine.log` before it is emptied.
     @discardableResult
     public static func requeue(_ directory: URL) throws(TrackingError) -> Int {
+        var recovery = JournalRecoveryReport()
+        return try requeue(directory, recovery: &recovery)
+    }
+
+    /// ``requeue(_:)``, giving what opening the journal for it found (a disk error it got past, damage
+    /// it moved to quarantine), for `recokit journal --requeue` to report.
+    package static func requeue(_ directory: URL, recovery: inout JournalRecoveryReport) throws(TrackingError) -> Int {
         let storage = try journalStorage(directory)
-        let (journal, _) = try Journal.open(storage: storage, durability: .strict, maxBytes: .max, segmentBytes: 8 << 20)
+        let journal: Journal
+        (journal, recovery) = try Journal.open(storage: storage, durability: .strict, maxBytes: .max, segmentBytes: 8 << 20)
         defer { journal.close() }
         let store = DeadLetterStore(storage: storage, durable: true)
         return try store.requeue { letters throws(TrackingError) in
