@@ -32,27 +32,73 @@ extension IntegrationSuite {
         /// How many calls fail from the picked one: one, a few, or a disk that stays bad for a while.
         static let runs = [1, 1, 2, 5, 40]
 
-        @Test func everyAcknowledgedLineSurvivesAFailedSystemCall() async throws {
+        /// The seed (`RECOKIT_SYSCALL_FAULT_SEED`, else a random one) and the rounds (`RECOKIT_SYSCALL_FAULT_ROUNDS`
+        /// divided by `share`, else `rounds`), the seed printed with the command that replays `test`.
+        static func choices(_ test: String, rounds: Int, share: Int = 1) -> (seed: UInt64, rounds: Int) {
             let environment = ProcessInfo.processInfo.environment
             let seed = environment["RECOKIT_SYSCALL_FAULT_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
-            let rounds = environment["RECOKIT_SYSCALL_FAULT_ROUNDS"].flatMap(Int.init) ?? 12
-            print("JournalSystemCallFaultTests seed \(seed) (replay: RECOKIT_SYSCALL_FAULT_SEED=\(seed) swift test --filter everyAcknowledgedLineSurvivesAFailedSystemCall)")
+            let asked = environment["RECOKIT_SYSCALL_FAULT_ROUNDS"].flatMap(Int.init).map { max(1, $0 / share) }
+            print("\(test) seed \(seed) (replay: RECOKIT_SYSCALL_FAULT_SEED=\(seed) swift test --filter \(test))")
+            return (seed, asked ?? rounds)
+        }
+
+        /// One round's vendor (its own: what it received is asked for whole), journal directory and call log,
+        /// all gone with it.
+        final class Round {
+            let server: ScriptedServer
+            let directory = Fixtures.temporaryDirectory()
+            let log = Fixtures.temporaryDirectory().appendingPathExtension("log")
+
+            init() throws { server = try ScriptedServer() }
+
+            /// `recokit relay` on this round's journal and vendor.
+            var relay: [String] {
+                ["relay", "--journal", directory.path, "--vendor", "segmentify", "--endpoint", server.base.absoluteString,
+                 "--api-key", "test-key", "--origin", "www.shop.example"]
+            }
+
+            deinit {
+                server.stop()
+                try? FileManager.default.removeItem(at: directory)
+                try? FileManager.default.removeItem(at: log)
+            }
+        }
+
+        /// A child run under the shim, once it exited: its status and call log. It must not crash, and the
+        /// counting run (`counting`) must succeed.
+        static func finished(_ child: RelayProcess, log: URL, counting: Bool, what: String) throws -> (status: Int32, counted: JournalFaultShim.CallLog) {
+            let status = child.wait()
+            let output = String((child.stdout + child.stderr).suffix(800))
+            let counted = try #require(JournalFaultShim.CallLog(log), "\(what): no call log (status \(status)): \(output)")
+            #expect(child.process.terminationReason == .exit, "\(what): crashed: \(output)")
+            if counting { #expect(status == 0, "the counting run: \(output)") }
+            return (status, counted)
+        }
+
+        /// Checks that a failed call shows in the exit status with the system's words; a short write
+        /// finished by the next write is no failure. Returns whether it had to show.
+        @discardableResult
+        static func expectShown(_ counted: JournalFaultShim.CallLog, error: String, status: Int32, output: String, what: String) -> Bool {
+            guard counted.fired > 0, error != "SHORT" || counted.first != "write" else { return false }
+            let named = ["Input/output error", "No space left on device"].contains { output.contains($0) }
+            #expect(status != 0 && named, "\(what): a failed \(counted.first) of \(counted.file) must show: status \(status), \(output.suffix(800))")
+            return true
+        }
+
+        /// The calls made of each name, in words.
+        static func describe(_ made: [String: Int]) -> String {
+            made.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        }
+
+        @Test func everyAcknowledgedLineSurvivesAFailedSystemCall() async throws {
+            let (seed, rounds) = Self.choices("everyAcknowledgedLineSurvivesAFailedSystemCall", rounds: 12)
             var random = SeededRandom(seed: seed)
             let count = 1500
             var made: [String: Int] = [:]
             var shortWritesPassed = 0
             for round in 0...rounds {
-                // A vendor of its own per round: what it received is asked for whole.
-                let server = try ScriptedServer()
-                defer { server.stop() }
-                let directory = Fixtures.temporaryDirectory()
-                let log = Fixtures.temporaryDirectory().appendingPathExtension("log")
-                defer {
-                    try? FileManager.default.removeItem(at: directory)
-                    try? FileManager.default.removeItem(at: log)
-                }
-                let common = ["relay", "--journal", directory.path, "--vendor", "segmentify", "--endpoint", server.base.absoluteString,
-                              "--api-key", "test-key", "--origin", "www.shop.example"]
+                let setting = try Round()
+                let (server, directory, log, common) = (setting.server, setting.directory, setting.log, setting.relay)
                 // Round 0 only counts: the calls a relay makes for these lines, for the rounds to pick from: a
                 // kind of call, then one of those made.
                 let name = round == 0 ? "" : made.filter { $0.value > 0 }.keys.sorted().randomElement(using: &random) ?? ""
@@ -89,24 +135,16 @@ extension IntegrationSuite {
                     try await Task.sleep(for: .milliseconds(30))
                 }
                 relay.closeInput()
-                let status = relay.wait()
-                let counted = try #require(JournalFaultShim.CallLog(log), "\(what): the relay left no call log (status \(status)): \(relay.stderr.suffix(800))")
-                #expect(relay.process.terminationReason == .exit, "\(what): the relay crashed: \(relay.stderr.suffix(800))")
+                let (status, counted) = try Self.finished(relay, log: log, counting: round == 0, what: what)
                 if round == 0 {
-                    #expect(status == 0, "the counting run: \(relay.stderr.suffix(800))")
                     made = counted.made
-                    print("JournalSystemCallFaultTests: the calls a relay makes on its journal for \(count) lines: "
-                          + made.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+                    print("JournalSystemCallFaultTests: the calls a relay makes on its journal for \(count) lines: \(Self.describe(made))")
                     continue
                 }
                 let acknowledged = relay.acknowledged.merging(acknowledgedBefore.map { (-$0.key, $0.value) }) { now, _ in now }
                 // A failed call is the run's failure, named, wherever it was met (appending, reading back,
-                // moving the checkpoint), even when trying again got past it. A short write is no error
-                // (the rest is written), so only it may pass unseen.
-                if counted.fired > 0, error != "SHORT" || counted.first != "write" {
-                    let named = ["Input/output error", "No space left on device"].contains { relay.stderr.contains($0) }
-                    #expect(status != 0 && named, "\(what): a failed \(counted.first) of \(counted.file) must show: status \(status), \(relay.stderr.suffix(800))")
-                } else if counted.fired > 0, status == 0 {
+                // moving the checkpoint), even when trying again got past it.
+                if !Self.expectShown(counted, error: error, status: status, output: relay.stderr, what: what), counted.fired > 0, status == 0 {
                     shortWritesPassed += 1
                 }
                 let drain = try RelayProcess(common + ["--drain", "--deadline", "30"])

@@ -9,26 +9,15 @@ extension IntegrationSuite.JournalSystemCallFaultTests {
     /// re-queue meets the fault, the operator runs it again without, and a drain delivers. No run may
     /// crash, a failed call shows in the exit status with the system's words, and every dead-lettered
     /// line reaches the vendor: a letter is dropped only once its event is pending again. Seeded with
-    /// the same variables (`RECOKIT_SYSCALL_FAULT_SEED`; `RECOKIT_SYSCALL_FAULT_ROUNDS`, 6 rounds here by default).
+    /// the same variables (`RECOKIT_SYSCALL_FAULT_SEED`; `RECOKIT_SYSCALL_FAULT_ROUNDS`, halved here; 6 rounds by default).
     @Test func everyDeadLetterSurvivesARequeueWhoseSystemCallFails() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let seed = environment["RECOKIT_SYSCALL_FAULT_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
-        let rounds = environment["RECOKIT_SYSCALL_FAULT_ROUNDS"].flatMap(Int.init).map { max(1, $0 / 2) } ?? 6
-        print("RequeueSystemCallFaultTests seed \(seed) (replay: RECOKIT_SYSCALL_FAULT_SEED=\(seed) swift test --filter everyDeadLetterSurvivesARequeue)")
+        let (seed, rounds) = Self.choices("everyDeadLetterSurvivesARequeueWhoseSystemCallFails", rounds: 6, share: 2)
         var random = SeededRandom(seed: seed)
         let count = 600
         var made: [String: Int] = [:]
         for round in 0...rounds {
-            let server = try ScriptedServer()
-            defer { server.stop() }
-            let directory = Fixtures.temporaryDirectory()
-            let log = Fixtures.temporaryDirectory().appendingPathExtension("log")
-            defer {
-                try? FileManager.default.removeItem(at: directory)
-                try? FileManager.default.removeItem(at: log)
-            }
-            let common = ["relay", "--journal", directory.path, "--vendor", "segmentify", "--endpoint", server.base.absoluteString,
-                          "--api-key", "test-key", "--origin", "www.shop.example"]
+            let setting = try Round()
+            let (server, directory, log, common) = (setting.server, setting.directory, setting.log, setting.relay)
             // One product in ten refused: their lines are dead-lettered.
             let refused = Set(stride(from: 10, through: count, by: 10).map { "F\(round)-\($0)" })
             try await server.configure(bad: refused.sorted())
@@ -46,21 +35,13 @@ extension IntegrationSuite.JournalSystemCallFaultTests {
             let what = "seed \(seed) round \(round): \(name) \(call) of \(made[name] ?? 0), \(error) ×\(times), \(lettered.count) lines dead-lettered"
             let requeue = try RelayProcess(["journal", directory.path, "--requeue"],
                                            environment: JournalFaultShim.call(call, named: name, error: error, repeat: times, directory: directory, log: log))
-            let status = requeue.wait()
-            let counted = try #require(JournalFaultShim.CallLog(log), "\(what): no call log (status \(status)): \(requeue.stdout.suffix(600))")
-            #expect(requeue.process.terminationReason == .exit, "\(what): the re-queue crashed: \(requeue.stdout.suffix(600))")
+            let (status, counted) = try Self.finished(requeue, log: log, counting: round == 0, what: what)
             if round == 0 {
-                #expect(status == 0, "the counting run: \(requeue.stdout.suffix(600)) \(requeue.stderr.suffix(600))")
                 made = counted.made
-                print("RequeueSystemCallFaultTests: the calls a re-queue of \(lettered.count) letters makes: "
-                      + made.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+                print("RequeueSystemCallFaultTests: the calls a re-queue of \(lettered.count) letters makes: \(Self.describe(made))")
                 continue
             }
-            if counted.fired > 0, error != "SHORT" || counted.first != "write" {
-                let output = requeue.stdout + requeue.stderr
-                let named = ["Input/output error", "No space left on device"].contains { output.contains($0) }
-                #expect(status != 0 && named, "\(what): a failed \(counted.first) of \(counted.file) must show: status \(status), \(output.suffix(800))")
-            }
+            Self.expectShown(counted, error: error, status: status, output: requeue.stdout + requeue.stderr, what: what)
             // The operator runs it again, the disk well, and a relay drains.
             let again = try RelayProcess(["journal", directory.path, "--requeue"])
             _ = again.wait()
