@@ -135,19 +135,11 @@ extension Journal {
             // The checkpoint is written first (and whenever recovery could not use it as it was), so that
             // it never names a place the rewrite cuts off or moves: with the old segment, its start is
             // earlier than the old checkpoint (duplicates if the process dies before the rewrite, never loss).
-            // One the disk cannot read now is written anew as well: `start` is always a safe checkpoint.
-            var rewriteCheckpoint = keptFrom > 0
-            if !rewriteCheckpoint {
-                do {
-                    if try storage.size(CheckpointFile.name) != nil {
-                        let saved = try storage.read(CheckpointFile.name, offset: 0, count: 20)
-                        rewriteCheckpoint = !saved.isEmpty && CheckpointFile.decode(saved) != start
-                    }
-                } catch {
-                    rewriteCheckpoint = true
-                }
+            // As read at the start of recovery (nothing has written it since); one that holds no checkpoint
+            // or that the disk could not read is written anew as well: `start` is always a safe checkpoint.
+            if keptFrom > 0 || saved.unreadable || (saved.position.map { $0 != start } ?? false) {
+                try storage.replace(CheckpointFile.name, with: CheckpointFile.encode(start), durable: true)
             }
-            if rewriteCheckpoint { try storage.replace(CheckpointFile.name, with: CheckpointFile.encode(start), durable: true) }
             // What a killed process wrote is in the system's cache, not yet on disk: sync it, so that what
             // recovery counts pending is durable from here on.
             for segment in found where segment.stretches.isEmpty { try storage.sync(JournalState.fileName(segment.number)) }
