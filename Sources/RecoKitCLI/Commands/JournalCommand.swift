@@ -41,13 +41,16 @@ enum JournalCommand: Command {
         // so does a read the disk failed, in any of the opens below.
         var found = false
         var diskError: String?
+        /// Keeps a read the disk failed while `report`'s open recovered, and says its note.
+        func keepDiskError(of report: JournalRecoveryReport) {
+            guard let error = report.diskError else { return }
+            diskError = error
+            if let note = report.checkpointNote { Console.out("note: \(note)") }
+        }
         if arguments.flag("repair") {
             let repaired = try JournalDirectory.repair(directory) { _ in }
             found = repaired.mayHaveLostEvents
-            if let error = repaired.recovery.diskError {
-                diskError = error
-                if let note = repaired.recovery.checkpointNote { Console.out("note: \(note)") }
-            }
+            keepDiskError(of: repaired.recovery)
             for damage in repaired.recovery.damage {
                 let done = damage.bytesSkipped == 0 ? "noted in quarantine.log; an empty segment stands in its place" : "its bytes are in quarantine.log"
                 Console.out("repaired: \(damage); \(done)")
@@ -60,11 +63,8 @@ enum JournalCommand: Command {
             let unreadable = before.deadLetterDamage
             var recovery = JournalRecoveryReport()
             let count = try JournalDirectory.requeue(directory, recovery: &recovery)
-            for report in [before.recovery, recovery] {
-                guard let error = report.diskError else { continue }
-                diskError = error
-                if let note = report.checkpointNote { Console.out("note: \(note)") }
-            }
+            keepDiskError(of: before.recovery)
+            keepDiskError(of: recovery)
             Console.out("requeued \(count) dead letters")
             for damage in unreadable { Console.out("quarantined: \(damage); its bytes are in quarantine.log") }
         }
