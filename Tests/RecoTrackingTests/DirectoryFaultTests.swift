@@ -35,7 +35,7 @@ extension IntegrationSuite {
                 try? FileManager.default.removeItem(at: second)
                 let look = try RelayProcess(["journal", directory.path])
                 #expect(look.wait() == 0, "\(look.stderr)")
-                let pending = look.stdout.split(separator: "\n").first { $0.hasPrefix("pending ") }.flatMap { Int($0.dropFirst(8)) }
+                let pending = look.number(after: "pending")
                 // Lines are acknowledged in order, one event each: lines 1…acknowledged must all still be there.
                 #expect((pending ?? 0) >= acknowledged, "\(acknowledged) lines acknowledged, \(pending ?? 0) events left after the power loss")
             }

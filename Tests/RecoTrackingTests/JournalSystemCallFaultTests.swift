@@ -157,7 +157,7 @@ extension IntegrationSuite {
                 if !refusedLines.isEmpty {
                     let look = try RelayProcess(["journal", directory.path])
                     _ = look.wait()
-                    let letters = look.stdout.split(separator: "\n").first { $0.hasPrefix("dead-lettered ") }.flatMap { Int($0.dropFirst(14)) } ?? 0
+                    let letters = look.number(after: "dead-lettered") ?? 0
                     #expect(letters >= refusedLines.count, "\(what): \(refusedLines.count) refused lines acknowledged, \(letters) dead letters: \(look.stdout.prefix(400))")
                 }
                 print("JournalSystemCallFaultTests: \(what): first failed \(counted.first) \(counted.file) (\(counted.fired) failed); relay status \(status), "

@@ -102,6 +102,10 @@ final class RelayProcess: @unchecked Sendable {
     var stderr: String { lock.withLock { stderrText } }
     /// What the child wrote to stdout so far (all of it once ``wait()`` or ``kill()`` returned).
     var stdout: String { lock.withLock { stdoutText } }
+    /// The number a line of stdout gives after `label` (`pending` in `recokit journal`'s `pending 20`), or nil.
+    func number(after label: String) -> Int? {
+        stdout.split(separator: "\n").first { $0.hasPrefix(label + " ") }.flatMap { Int($0.dropFirst(label.count + 1)) }
+    }
     /// The acknowledged lines so far: line number → event ids.
     var acknowledged: [Int: [String]] { lock.withLock { acceptedLines } }
     /// The refused lines so far: line number → reason.
