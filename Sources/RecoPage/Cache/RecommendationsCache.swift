@@ -182,10 +182,15 @@ public final class RecommendationsCache: @unchecked Sendable {
     }
 
     /// Keeps what was rendered as `name` from the answer of `generation` (not when the answer changed
-    /// since); its HTML counts towards the bytes kept.
-    func keepRendered(_ rendering: Rendering, _ key: RecommendationsCacheKey, name: RenderingName, generation: UInt64) {
+    /// since); its HTML counts towards the bytes kept. The first rendering kept for an answer stays:
+    /// when pages that waited on the same fetch render side by side, the one kept first is returned to
+    /// the others, so every visitor is served the same HTML (a rendering may differ by the moment it
+    /// was made: links that expire, say). Nil when `rendering` itself is what the page serves.
+    @discardableResult
+    func keepRendered(_ rendering: Rendering, _ key: RecommendationsCacheKey, name: RenderingName, generation: UInt64) -> Rendering? {
         lock.locked {
-            guard var entry = entries[key], entry.answer != nil, entry.generation == generation else { return }
+            guard var entry = entries[key], entry.answer != nil, entry.generation == generation else { return nil }
+            if let first = entry.rendered[name], first.others == rendering.others { return first }
             let size = rendering.html.utf8.count
             if let old = entry.rendered.removeValue(forKey: name) {
                 entry.renderedBytes -= old.html.utf8.count
@@ -193,13 +198,14 @@ public final class RecommendationsCache: @unchecked Sendable {
             }
             guard entry.size + size <= maxBytes else {
                 entries[key] = entry
-                return
+                return nil
             }
             entry.rendered[name] = rendering
             entry.renderedBytes += size
             bytes += size
             entries[key] = entry
             evict(keeping: key)
+            return nil
         }
     }
 

@@ -8,8 +8,10 @@ extension RecommendationsClient {
     /// When every request is shared and every vendor answered, what `render` returned is kept in the
     /// cache beside the first request's answer, under `name` (say, the template's name and whatever
     /// else `render` depends on), for as long as all the answers it came from are kept: later pages with
-    /// the same answers neither decode nor render again (``RenderedPage/fromCache``). A page where a
-    /// vendor failed is not kept, so an outage is not remembered past itself.
+    /// the same answers neither decode nor render again (``RenderedPage/fromCache``). Pages that waited on
+    /// the same fetch render side by side; each is served the rendering kept first, so every visitor
+    /// sees the same HTML. A page where a vendor failed is not kept, so an outage is not remembered
+    /// past itself.
     ///
     /// ```swift
     /// let page = try await client.renderedPage(for: [segmentify, reteno], as: Product.self,
@@ -45,9 +47,13 @@ extension RecommendationsClient {
         }
         var page = try render(parts)
         page.fromCache = false
-        if keep, decodedAll, let cache {
-            cache.keepRendered(.init(html: page.html, shown: page, others: Array(generations.dropFirst())), keys[0], name: label,
-                               generation: generations[0])
+        if keep, decodedAll, let cache,
+           let first = cache.keepRendered(.init(html: page.html, shown: page, others: Array(generations.dropFirst())), keys[0], name: label,
+                                          generation: generations[0]),
+           var kept = first.shown as? RenderedPage<Product> {
+            // A page that waited on the same answers rendered first: serve what it kept.
+            kept.fromCache = true
+            return kept
         }
         return page
     }

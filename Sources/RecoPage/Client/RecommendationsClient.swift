@@ -84,7 +84,8 @@ public final class RecommendationsClient: @unchecked Sendable {
 
     /// One vendor's widgets and their HTML, rendered by `render`; for a shared request the HTML is kept
     /// in the cache beside the answer under `name` (say, the template's name), so later pages with the
-    /// same answer do not render again.
+    /// same answer do not render again. Requests that waited on the same fetch render side by side; each
+    /// is served the rendering kept first.
     /// - Throws: ``NoWidgets``, or what `render` throws.
     public func rendered<Product: RecommendableProduct>(for request: RecommendationsRequest, as type: Product.Type,
                                                         fields: FieldSelection = .all, filters: [ProductFilter] = [],
@@ -101,7 +102,10 @@ public final class RecommendationsClient: @unchecked Sendable {
         }
         let recommendations = try Self.decoded(stored.answer.recommendations, as: type, fields: fields, filters: filters, vendor: request.vendor)
         let html = try render(recommendations)
-        cache.keepRendered(.init(html: html, shown: recommendations, others: []), key, name: label, generation: stored.generation)
+        if let first = cache.keepRendered(.init(html: html, shown: recommendations, others: []), key, name: label, generation: stored.generation),
+           let kept = first.shown as? Recommendations<Product> {
+            return RenderedRecommendations(recommendations: kept, html: first.html, htmlFromCache: true)
+        }
         return RenderedRecommendations(recommendations: recommendations, html: html, htmlFromCache: false)
     }
 

@@ -7,7 +7,8 @@ public struct RenderedPage<Product: RecommendableProduct>: Sendable {
     public var widgets: [Widget<Product>]
     /// Their HTML.
     public var html: String
-    /// Whether this was rendered for an earlier page with the same answers.
+    /// Whether this was rendered for another page with the same answers: an earlier one, or one that
+    /// waited on the same fetch and kept its rendering first.
     public var fromCache: Bool
 
     /// Blocks rendered as `html`.

@@ -36,6 +36,7 @@ public struct RenderedRecommendations<Product: RecommendableProduct>: Sendable {
     public var recommendations: Recommendations<Product>
     /// Their HTML.
     public var html: String
-    /// Whether the HTML was rendered for an earlier page with the same answer.
+    /// Whether the HTML was rendered for another page with the same answer: an earlier one, or one that
+    /// waited on the same fetch and kept its rendering first.
     public var htmlFromCache: Bool
 }
