@@ -51,10 +51,12 @@ extension IntegrationSuite {
 
             init() throws { server = try ScriptedServer() }
 
-            /// `recokit relay` on this round's journal and vendor.
+            /// `recokit relay` on this round's journal and vendor, with segments of 16 KiB: a round's lines
+            /// fill about ten, so faults also meet a new segment's creation and its name's `fsync`, and the
+            /// deletion of delivered ones.
             var relay: [String] {
                 ["relay", "--journal", directory.path, "--vendor", "segmentify", "--endpoint", server.base.absoluteString,
-                 "--api-key", "test-key", "--origin", "www.shop.example"]
+                 "--api-key", "test-key", "--origin", "www.shop.example", "--segment-bytes", "16384"]
             }
 
             deinit {
@@ -128,11 +130,11 @@ extension IntegrationSuite {
                     + (refused.isEmpty ? "" : ", \(refused.count) products refused")
                 let relay = try RelayProcess(common + ["--deadline", "10", "--durability", strict ? "strict" : "batched"],
                                              environment: JournalFaultShim.call(call, named: name, error: error, repeat: times, directory: directory, log: log))
-                // In ten pieces 30 ms apart, so that appending and committing make calls of their own beside
-                // delivery's.
-                for piece in 0..<10 {
-                    relay.feed((piece * count / 10 + 1...(piece + 1) * count / 10).map { Self.line(round: round, number: $0) }, keepOpen: true)
-                    try await Task.sleep(for: .milliseconds(30))
+                // In twenty pieces 15 ms apart, so that appending and committing make calls of their own beside
+                // delivery's (and each commit may start a segment).
+                for piece in 0..<20 {
+                    relay.feed((piece * count / 20 + 1...(piece + 1) * count / 20).map { Self.line(round: round, number: $0) }, keepOpen: true)
+                    try await Task.sleep(for: .milliseconds(15))
                 }
                 relay.closeInput()
                 let (status, counted) = try Self.finished(relay, log: log, counting: round == 0, what: what)

@@ -18,7 +18,7 @@ enum RelayCommand: Command {
     static let usage = """
         Usage: recokit relay --journal DIR --vendor segmentify|reteno --endpoint URL [--api-key KEY]
                              [--origin DOMAIN] [--durability strict|batched] [--deadline SECONDS]
-                             [--acks FILE] [--drain]
+                             [--acks FILE] [--segment-bytes N] [--drain]
 
         Reads one interaction per line on stdin, journals it in DIR, and delivers it to the vendor at URL
         (a base URL: Segmentify's data center, or Reteno's API host; a local server can stand in).
@@ -70,6 +70,8 @@ enum RelayCommand: Command {
                                most, fewer fsyncs when lines stream in
           --acks FILE          write acknowledgements to FILE (appended) instead of stdout
           --deadline SECONDS   how long to keep delivering after the input ends (default 30)
+          --segment-bytes N    start a new journal segment once one holds N bytes (default 8388608,
+                               at least 4096): smaller segments give delivered events' disk back sooner
           --drain              deliver what the journal holds without reading stdin, then exit
 
         Exit status: 0 when every line was accepted (events still pending at the deadline stay in the
@@ -89,11 +91,13 @@ enum RelayCommand: Command {
         """
 
     static func run(_ words: [String]) async throws -> Int32 {
-        let arguments = try Arguments(words, options: ["journal", "vendor", "endpoint", "api-key", "origin", "durability", "deadline", "acks"],
+        let arguments = try Arguments(words, options: ["journal", "vendor", "endpoint", "api-key", "origin", "durability", "deadline", "acks",
+                                                                 "segment-bytes"],
                                       flags: ["drain"])
         guard let journal = arguments.value("journal") else { throw UsageError("--journal is required") }
         let endpoint = try endpointURL(arguments.value("endpoint"))
         let deadlineSeconds = try deadline(arguments.value("deadline"))
+        let segmentBytes = try segmentBytes(arguments.value("segment-bytes"))
         let apiKey = arguments.value("api-key") ?? ""
         if apiKey.isEmpty {
             Console.error("relay: no --api-key given; a real vendor will refuse the events (they stay in the journal)")
@@ -123,6 +127,7 @@ enum RelayCommand: Command {
         let acksDescriptor = arguments.flag("drain") ? nil : try acknowledgementDescriptor(acksPath)
         var configuration = TrackerConfiguration(journal: URL(fileURLWithPath: journal), durability: .strict)
         configuration.flushInterval = .milliseconds(200)
+        configuration.segmentBytes = segmentBytes
         let tracker = try Tracker(destination: destination, configuration: configuration)
         let recovery = tracker.recoveryReport
         if !recovery.damage.isEmpty || recovery.checkpointNote != nil {
@@ -185,6 +190,16 @@ enum RelayCommand: Command {
             throw UsageError("--deadline is a number of seconds from 0 to 86400, not \"\(text)\"")
         }
         return seconds
+    }
+
+    /// `--segment-bytes`: a segment's size, 4096 bytes to 1 GiB (default 8 MiB).
+    static func segmentBytes(_ text: String?) throws(UsageError) -> Int {
+        let defaultBytes = TrackerConfiguration(journal: nil).segmentBytes
+        guard let text else { return defaultBytes }
+        guard let bytes = Int(text), (4096...(1 << 30)).contains(bytes) else {
+            throw UsageError("--segment-bytes is a number of bytes from 4096 to 1073741824, not \"\(text)\"")
+        }
+        return bytes
     }
 
     /// Where acknowledgements go: stdout, or the file `--acks` names (created, or appended to).

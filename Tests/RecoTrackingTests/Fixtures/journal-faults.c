@@ -10,7 +10,8 @@
 //   RECOKIT_FAULT_TRIGGER    the fault holds while this path exists
 //
 // "call": one call counted among the calls on the directory's files (open, write, pread, fsync,
-// fdatasync, ftruncate, rename, unlink, in any thread, in the order they are made) fails, and the
+// fdatasync, ftruncate, rename, unlink, in any thread, in the order they are made) and on the directory
+// itself (its open and fsync, which make a new file's name durable) fails, and the
 // RECOKIT_FAULT_REPEAT - 1 after it (default 1 in all):
 //   RECOKIT_FAULT_NAME       only calls of this name are counted (all when unset)
 //   RECOKIT_FAULT_FILE       only calls on the file of this name in the directory are counted (all when unset)
@@ -69,6 +70,7 @@ static int isInTheDirectory(const char *path) {
 /// Whether the file open as `fd` lies in the directory (its path through /proc, left in `path`).
 static int fdInTheDirectory(int fd, char path[4096]) {
     char link[64];
+    path[0] = 0;
     snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
     ssize_t length = readlink(link, path, 4095);
     if (length <= 0) return 0;
@@ -131,7 +133,7 @@ int fsync(int fd) {
         errno = EIO;
         return -1;
     }
-    if (fdInTheDirectory(fd, path)) {
+    if (fdInTheDirectory(fd, path) || isTheDirectory(path)) {
         int error = counts("fsync", path);
         if (error) { errno = error; return -1; }
     }
@@ -216,7 +218,7 @@ static int openWith(const char *symbol, const char *path, int flags, mode_t mode
         errno = EMFILE;
         return -1;
     }
-    if (isInTheDirectory(path)) {
+    if (isInTheDirectory(path) || isTheDirectory(path)) {
         int error = counts("open", path);
         if (error) { errno = error > 0 ? error : EIO; return -1; }
     }
