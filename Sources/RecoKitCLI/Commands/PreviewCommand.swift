@@ -56,6 +56,9 @@ enum PreviewCommand: Command {
         let payloads: [PreviewEntry]
         do {
             payloads = try gallery.write()
+        } catch let failure as ReplacedFile.Failure {
+            Console.error("error: \(failure) (the file is as it was)")
+            return 1
         } catch {
             Console.error("error: cannot write the preview to \(output.path): \(FileProblem.reason(error))")
             return 1
@@ -85,7 +88,10 @@ enum PreviewCommand: Command {
                                      renderer: WidgetRenderer(defaultCurrency: arguments.value("currency")))
         gallery.isolated = false
         let entry: PreviewEntry
-        do { entry = try gallery.writePage(for: file, page: page) } catch {
+        do { entry = try gallery.writePage(for: file, page: page) } catch let failure as ReplacedFile.Failure {
+            Console.error("error: \(failure) (the file is as it was)")
+            return 1
+        } catch {
             // Said with the page's path (the parent, writing after it, names only the folder).
             Console.error("error: cannot write \(URL(fileURLWithPath: folder).appendingPathComponent(page).path): \(FileProblem.reason(error))")
             return 1

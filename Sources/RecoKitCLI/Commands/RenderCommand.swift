@@ -74,7 +74,10 @@ enum RenderCommand: Command {
         if let file = arguments.value("output") {
             do {
                 if let problem = FileProblem.unwritableFile(file) { throw OutputProblem(reason: problem) }
-                try Data(output.utf8).write(to: URL(fileURLWithPath: file))
+                try ReplacedFile.write(Data(output.utf8), to: URL(fileURLWithPath: file))
+            } catch let failure as ReplacedFile.Failure {
+                Console.error("error: cannot write \(file): \(failure.reason) (the file is as it was)")
+                return 1
             } catch {
                 Console.error("error: cannot write \(file): \((error as? OutputProblem)?.reason ?? FileProblem.reason(error))")
                 return 1

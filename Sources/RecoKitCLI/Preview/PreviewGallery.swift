@@ -61,7 +61,7 @@ struct PreviewGallery {
             }
         }
         let index = try pages.render("preview-index", .context(indexContext(entries)))
-        try Data(index.utf8).write(to: output.appendingPathComponent("index.html"))
+        try ReplacedFile.write(Data(index.utf8), to: output.appendingPathComponent("index.html"))
         return entries
     }
 
@@ -82,7 +82,7 @@ struct PreviewGallery {
             payload.outcome = .failed("rendering its page failed: \(error)")
             html = (try? pages.render("preview-payload", .context(pageContext(&payload, style: style)))) ?? "\(error)"
         }
-        try Data(html.utf8).write(to: output.appendingPathComponent(payload.page))
+        try ReplacedFile.write(Data(html.utf8), to: output.appendingPathComponent(payload.page))
         return PreviewEntry(payload)
     }
 

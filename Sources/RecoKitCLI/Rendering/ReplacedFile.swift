@@ -1,0 +1,75 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file the command line writes whole or not at all: `render -o FILE`, the preview's pages and its
+/// index. The bytes go to a new file beside it, made durable, then renamed over it; a disk full for a
+/// moment, an I/O error or a kill leaves the file as it was (the last preview a browser or a server
+/// shows stays whole) and no temporary file behind.
+///
+/// ```swift
+/// try ReplacedFile.write(Data(html.utf8), to: URL(fileURLWithPath: "preview/index.html"))
+/// ```
+enum ReplacedFile {
+    /// Why a file could not be written: its path and the system's words (`no space left on device`).
+    struct Failure: Error, CustomStringConvertible {
+        let path: String
+        let reason: String
+        var description: String { "cannot write \(path): \(reason)" }
+    }
+
+    /// Writes `bytes` as the file at `url` (through a symbolic link, to where it points), keeping the
+    /// mode of the file it replaces.
+    /// - Throws: ``Failure``, the file left as it was.
+    static func write(_ bytes: Data, to url: URL) throws(Failure) {
+        let path = url.path
+        let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map {
+            $0.hasPrefix("/") ? $0 : url.deletingLastPathComponent().appendingPathComponent($0).path
+        } ?? path
+        let place = URL(fileURLWithPath: target)
+        let temporary = place.deletingLastPathComponent().appendingPathComponent(".\(place.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp").path
+        func failure(_ code: Int32, _ step: String = "") -> Failure {
+            let words = FileProblem.reason(POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))
+            return Failure(path: path, reason: step.isEmpty ? words : "\(step): \(words)")
+        }
+        var existing = stat()
+        let mode = stat(target, &existing) == 0 && (existing.st_mode & S_IFMT) == S_IFREG ? mode_t(existing.st_mode & 0o7777) : 0o666
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw failure(errno) }
+        var code: Int32 = 0
+        if mode != 0o666, fchmod(descriptor, mode) != 0 { code = errno }  // as it was, whatever the umask
+        if code == 0 { code = writeAll(descriptor, bytes) }
+        if code == 0, fsync(descriptor) != 0 { code = errno }
+        if close(descriptor) != 0, code == 0 { code = errno }
+        if code == 0, rename(temporary, target) != 0 {
+            let renameCode = errno
+            unlink(temporary)
+            throw failure(renameCode, "cannot put it in place")
+        }
+        if code != 0 {
+            unlink(temporary)
+            throw failure(code)
+        }
+    }
+}
+
+/// Writes all of `bytes` to `descriptor` (again after an interruption or a short write): 0, or the errno.
+private func writeAll(_ descriptor: Int32, _ bytes: Data) -> Int32 {
+    bytes.withUnsafeBytes { buffer in
+        var written = 0
+        while written < buffer.count {
+            let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+            if result < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            written += result
+        }
+        return 0
+    }
+}
