@@ -260,3 +260,52 @@ struct JournalFaultTests {
         #expect(sent == Set(accepted.map(\.description)))
     }
 }
+
+extension JournalFaultTests {
+    /// Found by the system-call fault rounds once their segments rotated (seed 4242, rounds 66 and 168 of
+    /// 200): a batch reads on into the next segment, and when that read failed, what was read went out
+    /// and the error was dropped, so a relay whose disk failed a read exited 0 and said nothing.
+    @Test func aReadThatFailsInTheNextSegmentEndsTheBatchAndIsReported() throws {
+        let storage = FaultyStorage(seed: 11)
+        let (journal, _) = try Journal.open(storage: storage, durability: .strict, maxBytes: 1 << 30, segmentBytes: 4096)
+        defer { journal.close() }
+        for range in [1...60, 61...120] {
+            for number in range { _ = try journal.append(payload(number), assigningSequence: false) }
+            try journal.commit()
+        }
+        #expect(storage.disk.files.keys.filter { $0.hasPrefix("segment-") }.count == 2)
+        storage.arm(.error(.failed), on: .read, after: 1)
+        let batch = try #require(try journal.take(maxCount: 500, maxBytes: 1 << 20, interval: .zero, force: true))
+        #expect(try products(batch.payloads) == (1...60).map { "P-\($0)" }, "what was read goes out")
+        #expect(batch.readError != nil, "the failed read goes with the batch")
+        journal.acknowledge(batch)
+        let rest = try #require(try journal.take(maxCount: 500, maxBytes: 1 << 20, interval: .zero, force: true))
+        #expect(try products(rest.payloads) == (61...120).map { "P-\($0)" }, "the rest is read again")
+        #expect(rest.readError == nil)
+    }
+
+    /// The same under a tracker: the batch is delivered, the error counted as a disk error while
+    /// delivering (which makes a relay exit 1, naming it), and nothing is lost.
+    @Test func aTrackerCountsAReadThatFailedAfterPartOfABatch() async throws {
+        let storage = FaultyStorage(seed: 12)
+        var configuration = TrackerConfiguration(journal: nil, durability: .strict)
+        configuration.segmentBytes = 4096
+        configuration.flushInterval = .seconds(3600)
+        let transport = SwitchingTransport()
+        transport.accept()
+        let tracker = try Tracker(destination: CountingDestination(), configuration: configuration, storage: storage,
+                                  transport: transport, clock: SystemTrackingClock())
+        var tracked: Set<String> = []
+        for number in 1...120 {
+            tracked.insert(try tracker.track(Fixtures.click("P-\(number)")).description)
+        }
+        #expect(storage.disk.files.keys.filter { $0.hasPrefix("segment-") }.count >= 2)
+        storage.arm(.error(.failed), on: .read, after: 1)
+        try tracker.flush()
+        #expect(await tracker.waitUntilIdle(timeout: .seconds(30)))
+        let statistics = tracker.statistics
+        #expect(statistics.deliveryDiskErrors == 1, "\(statistics)")
+        #expect(transport.delivered == tracked)
+        _ = await tracker.shutdown(deadline: .seconds(5))
+    }
+}

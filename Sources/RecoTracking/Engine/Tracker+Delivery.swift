@@ -22,6 +22,7 @@ extension Tracker {
                 await waitForEvents(after: generation, maxEvents: maxEvents, lookAgainAtOnce: !takeFailed)
                 continue
             }
+            if let failure = batch.readError { noteDiskError("\(failure)") }
             // A page's record holds many events: room for all of them at once, so the array never grows.
             var items: [EventRecord] = []
             items.reserveCapacity(batch.events)

@@ -143,6 +143,7 @@ final class Journal: @unchecked Sendable {
         var start: JournalPosition?
         var payloads: [ArraySlice<UInt8>] = []
         var bytes = 0, events = 0
+        var readError: TrackingError?
         // A batch may span segments: read on until it is full or nothing more is readable.
         while payloads.count < maxCount, bytes < maxBytes {
             guard let plan = withState({ $0.planTake(maxCount: maxCount - payloads.count, maxBytes: maxBytes - bytes, interval: interval,
@@ -152,8 +153,10 @@ final class Journal: @unchecked Sendable {
                 chunk = try read(plan, firstMayExceed: payloads.isEmpty)
                 if !chunk.damage.isEmpty { try quarantine(chunk.damage, of: plan.segment) }
             } catch {
-                // What was read already is a batch: the reader has passed it, so it must go out.
+                // What was read already is a batch: the reader has passed it, so it must go out (with the
+                // error, which is the caller's to report).
                 if payloads.isEmpty { throw error }
+                readError = error
                 break
             }
             let from = withState { $0.takeCompleted(plan, chunk: chunk) }
@@ -168,7 +171,9 @@ final class Journal: @unchecked Sendable {
             events += chunk.events
         }
         guard let start, !payloads.isEmpty else { return nil }
-        return withState { $0.batchTaken(start: start, payloads: payloads, events: events) }
+        var batch = withState { $0.batchTaken(start: start, payloads: payloads, events: events) }
+        batch.readError = readError
+        return batch
     }
 
     /// Copies damaged stretches met while reading to `quarantine.log` (durably) before the reader passes them.

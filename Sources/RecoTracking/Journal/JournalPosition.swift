@@ -14,4 +14,8 @@ struct JournalBatch: Sendable {
     let payloads: [ArraySlice<UInt8>]
     /// The events the payloads hold (a page's record holds its impressions), as counted when they were read.
     let events: Int
+    /// The disk error that ended the batch early (reading on into the next segment, or keeping damage
+    /// found there): what was read goes out, the rest is read again by the next take, and the error is
+    /// reported all the same.
+    var readError: TrackingError?
 }
