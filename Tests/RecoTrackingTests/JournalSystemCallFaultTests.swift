@@ -204,4 +204,33 @@ extension IntegrationSuite.JournalSystemCallFaultTests {
             #expect(look.stdout.contains("note: \(note)"), "\(look.stdout)")
         }
     }
+
+    /// The journal directory that cannot be opened to lock it (`EIO` or `EMFILE` on its `open`): the
+    /// relay and `recokit journal` stop at once with the system's words and take nothing. The lock was
+    /// passed over in silence (as where a file system cannot lock a directory), and the relay ran on
+    /// with the lock file alone and exited 0 (found by the rounds above once they counted the
+    /// directory's own calls: seed 4242, round 21).
+    @Test(arguments: ["EIO", "ENOSPC"])
+    func aJournalDirectoryThatCannotBeOpenedToLockIsNamed(_ error: String) async throws {
+        try await IntegrationSuite.withVendorAndAJournal { server, directory in
+            let common = ["relay", "--journal", directory.path, "--vendor", "segmentify", "--endpoint", server.base.absoluteString,
+                          "--api-key", "test-key", "--origin", "www.shop.example", "--deadline", "5"]
+            let first = try RelayProcess(common)
+            first.feed((1...5).map { Self.line(round: 1, number: $0) })
+            #expect(first.wait() == 0, "\(first.stderr)")
+            let log = Fixtures.temporaryDirectory().appendingPathExtension("log")
+            defer { try? FileManager.default.removeItem(at: log) }
+            let fault = try JournalFaultShim.call(1, named: "open", on: directory.lastPathComponent, error: error, repeat: 1, directory: directory, log: log)
+            let words = error == "EIO" ? "Input/output error" : "No space left on device"
+            let relay = try RelayProcess(common, environment: fault)
+            relay.feed((1...5).map { Self.line(round: 2, number: $0) })
+            #expect(relay.wait() == 1, "\(relay.stderr)")
+            #expect(JournalFaultShim.CallLog(log)?.fired == 1)
+            #expect(relay.stderr.contains("cannot open \(directory.path): \(words)"), "\(relay.stderr)")
+            #expect(relay.acknowledged.isEmpty)
+            let look = try RelayProcess(["journal", directory.path], environment: fault)
+            #expect(look.wait() == 1, "\(look.stdout)")
+            #expect((look.stdout + look.stderr).contains("cannot open \(directory.path): \(words)"), "\(look.stdout) \(look.stderr)")
+        }
+    }
 }

@@ -64,17 +64,22 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
             error.description += " (the journal needs a file system that can lock its files, for one tracker at a time)"
             throw error
         }
+        do throws(JournalStorageError) { try lockDirectory(operation) } catch {
+            closeDescriptor(fd)
+            throw error
+        }
         lockState.withLock { lockDescriptor = fd }
-        try lockDirectory(operation)
     }
 
     /// Locks the directory itself as well: a lock file deleted while a tracker holds it (taken for a stale
     /// one by an operator told the journal is in use, or removed by a cleaner of empty files) would let a
     /// second tracker lock a new file and write the same segments. Where the file system cannot lock a
-    /// directory (some network file systems), the lock file alone stands.
+    /// directory (some network file systems), the lock file alone stands; a directory that cannot be
+    /// opened (an I/O error, a process out of descriptors) is the journal's failure, said with the
+    /// system's words (it was passed over in silence, and the lock with it).
     private func lockDirectory(_ operation: Int32) throws(JournalStorageError) {
         let fd = Self.openFile(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
+        guard fd >= 0 else { throw Self.failure("open", directory.path) }
         guard flock(fd, operation) == 0 else {
             let code = errno
             closeDescriptor(fd)
