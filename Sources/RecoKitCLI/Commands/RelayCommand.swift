@@ -59,6 +59,11 @@ enum RelayCommand: Command {
 
         When the journal is full, the relay stops reading stdin until delivery makes room.
 
+        Stopping: SIGTERM or SIGINT ends the input at what has arrived: the lines already read or waiting
+        in stdin are journaled and acknowledged, then delivered until --deadline, as at the end of input
+        (a line without its end is not taken, and the run exits 1). A second signal, or one after the
+        input ended, stops the relay at once; what was acknowledged stays in the journal.
+
         Options:
           --journal DIR        the journal directory (created if missing; one relay at a time)
           --vendor NAME        segmentify or reteno
@@ -142,9 +147,15 @@ enum RelayCommand: Command {
         var unacknowledged = false
         if let acksDescriptor {
             let input = RelayInput()
+            let signals = RelaySignals(input: input)
             let acks = RelayAcknowledgements(descriptor: acksDescriptor,
                                              destination: acksPath.map { $0 == "-" ? "stdout" : "--acks \($0)" } ?? "stdout", input: input)
             malformed = try await relay(input, into: tracker, vendor: arguments.value("vendor") ?? "", strict: strict, acks: acks)
+            signals.inputEnded()
+            if let signal = signals.endedInput, let bytes = input.unfinishedLineBytes, bytes > 0 {
+                unacknowledged = true
+                Console.error("relay: \(signal): a line of \(bytes) bytes had not ended when the input stopped; it was not taken (send it again)")
+            }
             if let failure = input.readFailure {
                 unacknowledged = true
                 Console.error("relay: cannot read stdin: \(failure); no more input was read (a line without an "

@@ -34,17 +34,40 @@ final class RelayInput: @unchecked Sendable {
     /// Set by ``stop()``: no more lines are handed over, whatever arrives.
     private var stopped = false
     private var waiter: CheckedContinuation<[Line]?, Never>?
+    /// Set once ``endAtWhatHasArrived()`` ended the input: the bytes of a line without its end, not taken.
+    private var unfinished: Int?
+    /// Wakes the reading thread from its wait for input (``endAtWhatHasArrived()``): read end, write end.
+    private let wake: (read: Int32, write: Int32)
 
     private static let queueLimit = 1 << 20
+    /// The most read after ``endAtWhatHasArrived()`` (what a pipe's buffer holds, and more), so that a
+    /// producer that never pauses cannot keep a stopping relay reading.
+    private static let drainLimit = 4 << 20
 
     /// Starts reading `descriptor` (stdin by default) until its end.
     init(descriptor: Int32 = 0) {
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        }
+        wake = (ends[0], ends[1])
         Thread.detachNewThread { [self] in readLoop(descriptor) }
     }
 
     /// Why stdin could not be read to its end, once ``next()`` has answered nil: the system's reason. The
     /// line it was reading when that happened (no line end yet) is not handed over.
     var readFailure: String? { condition.withLock { failure } }
+
+    /// Once ``endAtWhatHasArrived()`` ended the input: the bytes of the line it was reading, without its
+    /// end yet, which was not taken (0 when the input ended between lines); nil otherwise.
+    var unfinishedLineBytes: Int? { condition.withLock { unfinished } }
+
+    /// Ends the input at what has already arrived (a stopping relay): the lines stdin holds now are read
+    /// and handed over, then ``next()`` answers nil, without waiting for more. A line without its end yet
+    /// is not taken (``unfinishedLineBytes``).
+    func endAtWhatHasArrived() {
+        _ = StandardStreams.write(CollectionOfOne(UInt8(1)), to: wake.write)
+    }
 
     /// The lines available now (at least one), waiting for some if none are; nil at the end of input.
     func next() async -> [Line]? {
@@ -88,12 +111,28 @@ final class RelayInput: @unchecked Sendable {
             }
             return dropped > 0 ? (.tooLong(bytes: dropped), 0) : (.text(Self.line(partial)), partial.count)
         }
+        var draining = false
+        var drained = 0
         while true {
+            if !draining, wake.read >= 0 {
+                // Waits for input or for the end asked by `endAtWhatHasArrived()`, whichever comes first.
+                var ready = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+                if poll(&ready, 2, -1) < 0, errno == EINTR { continue }
+                draining = ready[1].revents != 0
+            }
+            if draining {
+                // Only what has arrived: a read that would wait ends the input here.
+                var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                guard drained < Self.drainLimit, poll(&ready, 1, 0) > 0 else {
+                    return finish(unfinished: partial.count + dropped)
+                }
+            }
             let count: Int
             switch buffer.withUnsafeMutableBytes({ StandardStreams.read(descriptor, into: $0) }) {
             case .success(let got): count = got
             case .failure(let error): return finish(failure: error.reason)
             }
+            if draining { drained += count }
             guard count > 0 else {
                 if !partial.isEmpty || dropped > 0 {
                     let last = take()
@@ -153,10 +192,11 @@ final class RelayInput: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func finish(failure: String? = nil) {
+    private func finish(failure: String? = nil, unfinished: Int? = nil) {
         condition.lock()
         finished = true
         self.failure = failure
+        self.unfinished = unfinished
         let waiter = self.waiter
         self.waiter = nil
         condition.unlock()

@@ -97,6 +97,24 @@ final class RelayProcess: @unchecked Sendable {
     /// Ends the child's input.
     func closeInput() { try? input.fileHandleForWriting.close() }
 
+    /// Writes `text` to stdin now, returning once the pipe has taken it all (the child may not have
+    /// read it yet); false when the child is gone.
+    @discardableResult
+    func writeNow(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let wrote = bytes[offset...].withUnsafeBytes { Glibc.write(input.fileHandleForWriting.fileDescriptor, $0.baseAddress!, $0.count) }
+            if wrote < 0, errno == EINTR { continue }
+            if wrote <= 0 { return false }
+            offset += wrote
+        }
+        return true
+    }
+
+    /// Sends `number` (SIGTERM, SIGINT) to the child.
+    func send(_ number: Int32) { Foundation.kill(process.processIdentifier, number) }
+
     /// The highest `accepted N` printed so far.
     var accepted: Int { lock.withLock { highestAccepted } }
     var stderr: String { lock.withLock { stderrText } }

@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// `recokit relay`'s answer to SIGTERM and SIGINT (a service manager stopping it, a deploy, Ctrl-C).
+///
+/// The first while stdin is read ends the input at what has arrived (``RelayInput/endAtWhatHasArrived()``):
+/// the lines already in the pipe are journaled and acknowledged, then delivery goes on until
+/// `--deadline` and the relay exits as at the end of its input. Killed at once, as the signal's default
+/// would, a relay dropped the lines it had read but not yet committed, and with them every line a
+/// producer had written into the pipe: `app | recokit relay` lost them on every stop. Any later signal
+/// (or one while delivering after the input ended) stops the process at once, as the signal would
+/// have: everything acknowledged is in the journal, for the next run or `--drain`.
+final class RelaySignals: @unchecked Sendable {
+    private static let handled = [SIGTERM, SIGINT]
+    private let sources: [any DispatchSourceSignal]
+    private let lock = NSLock()
+    private var reading = true
+    private var first: String?
+
+    /// Takes SIGTERM and SIGINT for `input`.
+    init(input: RelayInput) {
+        var sources: [any DispatchSourceSignal] = []
+        for number in Self.handled {
+            signal(number, SIG_IGN)
+            sources.append(DispatchSource.makeSignalSource(signal: number, queue: .global()))
+        }
+        self.sources = sources
+        for (source, number) in zip(sources, Self.handled) {
+            source.setEventHandler { [self] in received(number, input: input) }
+            source.resume()
+        }
+    }
+
+    /// The signal that ended the input (`SIGTERM`), if one did.
+    var endedInput: String? { lock.withLock { first } }
+
+    /// The input ended (its end, or a signal's): a signal from now on stops the process at once.
+    func inputEnded() { lock.withLock { reading = false } }
+
+    private func received(_ number: Int32, input: RelayInput) {
+        let name = number == SIGTERM ? "SIGTERM" : "SIGINT"
+        let ending = lock.withLock { () -> Bool in
+            guard reading, first == nil else { return false }
+            first = name
+            return true
+        }
+        guard ending else {
+            Console.error("relay: \(name): stopping now; what was acknowledged is in the journal, for the next run or --drain")
+            signal(number, SIG_DFL)
+            kill(getpid(), number)  // to the process: raise(3) would pend on this thread, where dispatch blocks signals
+            return
+        }
+        Console.error("relay: \(name): reading no more input; what has arrived is journaled and acknowledged, then delivered "
+                      + "until the deadline (another \(name) stops at once)")
+        input.endAtWhatHasArrived()
+    }
+}
