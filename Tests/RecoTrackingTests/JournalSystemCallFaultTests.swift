@@ -87,6 +87,27 @@ extension IntegrationSuite {
             return true
         }
 
+        /// Every round as `RECOKIT_SYSCALL_FAULT_ROUND` says, when set: `NAME CALL ERROR TIMES strict|batched`,
+        /// then `left` (from a journal a relay left) and `refused` (some products refused) if wanted, as a
+        /// round's line prints them: `open 25 SHORT 1 batched left refused` (and `on=FILE`, below). A seed replays the choices, and
+        /// the call they pick is the same call only as far as the counting run counted the same; this runs
+        /// one round's case again and again, for a fault that depends on timing.
+        static var forcedRound: (String, Int, String, Int, Bool, Bool, Bool)? {
+            guard let text = ProcessInfo.processInfo.environment["RECOKIT_SYSCALL_FAULT_ROUND"] else { return nil }
+            let words = text.split(separator: " ").map(String.init)
+            guard words.count >= 5, let call = Int(words[1]), let times = Int(words[3]) else { return nil }
+            return (words[0], call, words[2], times, words[4] == "strict", words.contains("left"), words.contains("refused"))
+        }
+
+        /// With ``forcedRound``, `on=FILE` among its words counts only the calls on that file of the journal
+        /// (`on=DIR`: on the directory itself, whose `open` and `fsync` make a new file's name durable).
+        static func forcedFile(_ directory: URL) -> String {
+            guard Self.forcedRound != nil, let text = ProcessInfo.processInfo.environment["RECOKIT_SYSCALL_FAULT_ROUND"],
+                  let word = text.split(separator: " ").first(where: { $0.hasPrefix("on=") }) else { return "" }
+            let file = String(word.dropFirst(3))
+            return file == "DIR" ? directory.lastPathComponent : file
+        }
+
         /// The calls made of each name, in words.
         static func describe(_ made: [String: Int]) -> String {
             made.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
@@ -103,14 +124,18 @@ extension IntegrationSuite {
                 let (server, directory, log, common) = (setting.server, setting.directory, setting.log, setting.relay)
                 // Round 0 only counts: the calls a relay makes for these lines, for the rounds to pick from: a
                 // kind of call, then one of those made.
-                let name = round == 0 ? "" : made.filter { $0.value > 0 }.keys.sorted().randomElement(using: &random) ?? ""
-                let call = round == 0 ? 0 : Int.random(in: 1...max(1, made[name] ?? 1), using: &random)
-                let error = Self.errors.randomElement(using: &random)!
-                let times = Self.runs.randomElement(using: &random)!
-                let strict = Bool.random(using: &random)
+                var name = round == 0 ? "" : made.filter { $0.value > 0 }.keys.sorted().randomElement(using: &random) ?? ""
+                var call = round == 0 ? 0 : Int.random(in: 1...max(1, made[name] ?? 1), using: &random)
+                var error = Self.errors.randomElement(using: &random)!
+                var times = Self.runs.randomElement(using: &random)!
+                var strict = Bool.random(using: &random)
                 // One round in three starts from a journal a relay left while the vendor was down: the fault
                 // may then meet recovery and the delivery of those events too.
-                let leftBehind = round > 0 && Int.random(in: 0..<3, using: &random) == 0
+                var leftBehind = round > 0 && Int.random(in: 0..<3, using: &random) == 0
+                var refusing = round > 0 && Int.random(in: 0..<3, using: &random) == 0
+                if round > 0, let forced = Self.forcedRound {
+                    (name, call, error, times, strict, leftBehind, refusing) = forced
+                }
                 var acknowledgedBefore: [Int: [String]] = [:]
                 if leftBehind {
                     try await server.configure(down: true)
@@ -122,14 +147,15 @@ extension IntegrationSuite {
                 }
                 // One round in three the vendor refuses one product in 97: its events are dead-lettered, so
                 // the fault may meet the letters' file too.
-                let refused = round > 0 && Int.random(in: 0..<3, using: &random) == 0
+                let refused = refusing
                     ? Set(stride(from: 97, through: count, by: 97).map { "F\(round)-\($0)" }) : []
                 try await server.configure(bad: refused.sorted())
                 let what = "seed \(seed) round \(round): \(name) \(call) of \(made[name] ?? 0), \(error) ×\(times), \(strict ? "strict" : "batched")"
                     + (leftBehind ? ", from a journal holding \(acknowledgedBefore.count) lines" : "")
                     + (refused.isEmpty ? "" : ", \(refused.count) products refused")
                 let relay = try RelayProcess(common + ["--deadline", "10", "--durability", strict ? "strict" : "batched"],
-                                             environment: JournalFaultShim.call(call, named: name, error: error, repeat: times, directory: directory, log: log))
+                                             environment: JournalFaultShim.call(call, named: name, on: Self.forcedFile(directory), error: error,
+                                                                                repeat: times, directory: directory, log: log))
                 // In twenty pieces 15 ms apart, so that appending and committing make calls of their own beside
                 // delivery's (and each commit may start a segment).
                 for piece in 0..<20 {
@@ -164,8 +190,20 @@ extension IntegrationSuite {
                 }
                 print("JournalSystemCallFaultTests: \(what): first failed \(counted.first) \(counted.file) (\(counted.fired) failed); relay status \(status), "
                       + "\(relay.acknowledged.count) of \(count) lines acknowledged; drain status \(drained), missing \(missing.count)")
-                let lost = "\(what): \(missing.count) acknowledged lines never delivered, lines \(missing.prefix(5))…; "
+                var lost = "\(what): \(missing.count) acknowledged lines never delivered, lines \(missing.prefix(5))…; "
                     + "relay: \(relay.stderr.suffix(600)); drain: \(drain.stderr.suffix(600))"
+                if !missing.isEmpty {
+                    // Where the lost lines' bytes are now (segments, dead letters, quarantine, or nowhere), and
+                    // what the journal and the vendor's log say: for the next engineer.
+                    for number in missing.prefix(5) {
+                        let product = number > 0 ? "F\(round)-\(number)" : "F-\(round)-\(-number)"
+                        lost += "; \(product) (ids \(acknowledged[number] ?? [])) is in \(Self.files(holding: product, in: directory))"
+                    }
+                    let look = try RelayProcess(["journal", directory.path])
+                    _ = look.wait()
+                    lost += "; journal: \(look.stdout.prefix(600)); vendor's log: \(try await server.log().suffix(80))"
+                    lost += "; relay's full stderr: \(relay.stderr.suffix(3000))"
+                }
                 #expect(missing.isEmpty, "\(lost)")
             }
             print("JournalSystemCallFaultTests: \(shortWritesPassed) of \(rounds) rounds met only short writes, finished by the next write")
@@ -232,5 +270,25 @@ extension IntegrationSuite.JournalSystemCallFaultTests {
             #expect(look.wait() == 1, "\(look.stdout)")
             #expect((look.stdout + look.stderr).contains("cannot open \(directory.path): \(words)"), "\(look.stdout) \(look.stderr)")
         }
+    }
+
+    /// The journal's files whose bytes hold the product `product` (a record of its line), by name.
+    static func files(holding product: String, in directory: URL) -> [String] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+        return names.filter { name in
+            (try? [UInt8](Data(contentsOf: directory.appendingPathComponent(name)))).flatMap { place(of: product, in: $0) } != nil
+        }
+    }
+
+    /// Where the product id `product` starts in `bytes` (not followed by another digit: `F3-41`, not `F3-410`).
+    static func place(of product: String, in bytes: [UInt8]) -> Int? {
+        let needle = Array(product.utf8)
+        var index = 0
+        while index + needle.count < bytes.count {
+            if bytes[index] == needle[0], bytes[index..<index + needle.count].elementsEqual(needle),
+               !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index + needle.count]) { return index }
+            index += 1
+        }
+        return nil
     }
 }

@@ -67,21 +67,14 @@ extension IntegrationSuite.JournalSystemCallFaultTests {
     /// Flips a bit inside the record of the product `product` in the journal's segments (its record's
     /// checksum then fails): the segment's name.
     static func flipAByte(of product: String, in directory: URL) throws -> String {
-        let needle = Array(product.utf8)
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("segment-") }.sorted()
         for name in names {
             let file = directory.appendingPathComponent(name)
             var bytes = try [UInt8](Data(contentsOf: file))
-            var index = 0
-            while index + needle.count < bytes.count {
-                if bytes[index] == needle[0], Array(bytes[index..<index + needle.count]) == needle,
-                   !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index + needle.count]) {
-                    bytes[index + 1] ^= 0x04
-                    try Data(bytes).write(to: file)
-                    return name
-                }
-                index += 1
-            }
+            guard let index = place(of: product, in: bytes) else { continue }
+            bytes[index + 1] ^= 0x04
+            try Data(bytes).write(to: file)
+            return name
         }
         throw TestFailure("no record of \(product) in \(names)")
     }
