@@ -18,7 +18,7 @@ extension IntegrationSuite.JournalSystemCallFaultTests {
         var made: [String: Int] = [:]
         for round in 0...rounds {
             let setting = try Round()
-            let (server, directory, log, common) = (setting.server, setting.directory, setting.log, setting.relay)
+            let (server, directory, common) = (setting.server, setting.directory, setting.relay)
             try await server.configure(down: true)
             let relay = try RelayProcess(common + ["--deadline", "0", "--durability", "strict"])
             // In ten pieces, each committed on its own: the lines fill several segments.
@@ -33,33 +33,11 @@ extension IntegrationSuite.JournalSystemCallFaultTests {
             let damaged = Int.random(in: 1...count, using: &random)
             let segment = try Self.flipAByte(of: "F\(round)-\(damaged)", in: directory)
 
-            // Round 0 only counts the calls a repair makes, for the rounds to pick from.
-            let name = round == 0 ? "" : made.filter { $0.value > 0 }.keys.sorted().randomElement(using: &random) ?? ""
-            let call = round == 0 ? 0 : Int.random(in: 1...max(1, made[name] ?? 1), using: &random)
-            let error = Self.errors.randomElement(using: &random)!
-            let times = Self.runs.randomElement(using: &random)!
-            let what = "seed \(seed) round \(round): \(name) \(call) of \(made[name] ?? 0), \(error) ×\(times), line \(damaged) damaged in \(segment)"
-            let repair = try RelayProcess(["journal", directory.path, "--repair"],
-                                          environment: JournalFaultShim.call(call, named: name, error: error, repeat: times, directory: directory, log: log))
-            let (status, counted) = try Self.finished(repair, log: log, counting: false, what: what)
-            #expect(status != 0, "\(what): a repair that found damage fails its run: \(repair.stdout.suffix(400))")
-            if round == 0 {
-                made = counted.made
-                print("RepairSystemCallFaultTests: the calls a repair of one damaged record makes: \(Self.describe(made))")
-                continue
-            }
-            Self.expectShown(counted, error: error, status: status, output: repair.stdout + repair.stderr, what: what)
-            // The operator runs it again, the disk well, and a relay drains.
-            let again = try RelayProcess(["journal", directory.path, "--repair"])
-            _ = again.wait()
-            let drain = try RelayProcess(common + ["--drain", "--deadline", "30"])
-            _ = drain.wait()
-            let received = Set(try await server.received().map(\.id))
-            let missing = acknowledged.filter { !$0.value.allSatisfy(received.contains) }.keys.sorted()
-            print("RepairSystemCallFaultTests: \(what): first failed \(counted.first) \(counted.file) (\(counted.fired) failed); "
-                  + "repair status \(status); missing \(missing)")
-            let lost = "\(what): lines \(missing.prefix(5)) (\(missing.count)) never delivered; repair: "
-                + "\(repair.stdout.suffix(400)) \(repair.stderr.suffix(400)); again: \(again.stdout.suffix(300)); drain: \(drain.stderr.suffix(300))"
+            guard let run = try await Self.journalCommand("--repair", round: round, seed: seed, setting: setting, made: &made, random: &random,
+                                                          fails: true, about: "line \(damaged) is damaged in \(segment)") else { continue }
+            let missing = acknowledged.filter { !$0.value.allSatisfy(run.received.contains) }.keys.sorted()
+            let lost = "\(run.what): lines \(missing.prefix(5)) (\(missing.count)) never delivered; repair: "
+                + "\(run.output.suffix(800)); again: \(run.again.suffix(300)); drain: \(run.drain.suffix(300))"
             #expect(missing == [damaged], "\(lost)")
         }
     }
