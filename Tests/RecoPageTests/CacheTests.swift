@@ -171,32 +171,6 @@ struct CacheTests {
         }
     }
 
-    @Test func requestsThatRenderedTheSameAnswerAtOnceAreServedTheFirstKept() async throws {
-        try await withVendorServer { server in
-            try await server.route(Fixtures.retenoPath(), [.init(body: Fixtures.retenoReply(prefix: "h"), gate: "answer")],
-                                   otherwise: .init(status: 500, body: "a second request reached the vendor"))
-            let cache = RecommendationsCache(timeToLive: .seconds(3600))
-            let client = RecommendationsClient(cache: cache, sharedFetchTimeout: Fixtures.patience)
-            let request = try Self.shared(server.base)
-            let (renders, together) = (Counter(), Rendezvous(parties: 2))
-            @Sendable func page() async throws -> RenderedRecommendations<Product> {
-                try await client.rendered(for: request, as: Product.self, budget: Fixtures.patience, name: "list") { _ in
-                    let number = renders.next()
-                    together.arrive()
-                    return "rendering \(number)"
-                }
-            }
-            async let first = page()
-            async let second = page()
-            for _ in 0..<30_000 where cache.statistics.misses < 2 { try await Task.sleep(for: .milliseconds(10)) }
-            try await server.open("answer")
-            let pages = try await [first, second]
-            #expect(together.met, "both requests rendered at once")
-            #expect(pages[0].html == pages[1].html, "one rendering for every visitor")
-            #expect(pages.filter(\.htmlFromCache).count == 1)
-            #expect(try await page().html == pages[0].html)
-        }
-    }
 }
 
 final class Counter: @unchecked Sendable {
@@ -206,29 +180,4 @@ final class Counter: @unchecked Sendable {
     func increment() { lock.withLock { count += 1 } }
     /// Counts one more, and gives the count.
     func next() -> Int { lock.withLock { count += 1; return count } }
-}
-
-/// Holds each of `parties` threads that arrive until all have, or `timeout` passes: makes renders of
-/// pages in different tasks overlap, as on a busy server. Blocks its thread (bounded), so it is only
-/// for as many parties as the machine runs tasks at once.
-final class Rendezvous: @unchecked Sendable {
-    private let condition = NSCondition()
-    private let parties: Int
-    private var arrived = 0
-    init(parties: Int) { self.parties = parties }
-
-    /// Whether all parties arrived within `timeout`.
-    @discardableResult
-    func arrive(timeout: TimeInterval = 10) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        arrived += 1
-        condition.broadcast()
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while arrived < parties, condition.wait(until: deadline) {}
-        return arrived >= parties
-    }
-
-    /// Whether all parties have arrived.
-    var met: Bool { condition.lock(); defer { condition.unlock() }; return arrived >= parties }
 }
