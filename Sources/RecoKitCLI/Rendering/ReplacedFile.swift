@@ -43,7 +43,7 @@ enum ReplacedFile {
         guard descriptor >= 0 else { throw failure(errno) }
         var code: Int32 = 0
         if mode != 0o666, fchmod(descriptor, mode) != 0 { code = errno }  // as it was, whatever the umask
-        if code == 0 { code = writeAll(descriptor, bytes) }
+        if code == 0 { code = StandardStreams.write(bytes, to: descriptor) ?? 0 }
         if code == 0, fsync(descriptor) != 0 { code = errno }
         if close(descriptor) != 0, code == 0 { code = errno }
         if code == 0, rename(temporary, target) != 0 {
@@ -55,21 +55,5 @@ enum ReplacedFile {
             unlink(temporary)
             throw failure(code)
         }
-    }
-}
-
-/// Writes all of `bytes` to `descriptor` (again after an interruption or a short write): 0, or the errno.
-private func writeAll(_ descriptor: Int32, _ bytes: Data) -> Int32 {
-    bytes.withUnsafeBytes { buffer in
-        var written = 0
-        while written < buffer.count {
-            let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-            if result < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            written += result
-        }
-        return 0
     }
 }
