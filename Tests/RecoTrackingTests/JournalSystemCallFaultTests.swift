@@ -87,26 +87,30 @@ extension IntegrationSuite {
             return true
         }
 
+        /// One round's case, as `RECOKIT_SYSCALL_FAULT_ROUND` gives it.
+        struct ForcedRound {
+            var name: String, call: Int, error: String, times: Int, strict: Bool, leftBehind: Bool, refusing: Bool
+            /// `on=FILE`: only the calls on that file of the journal count (`on=DIR`: on the directory
+            /// itself, whose `open` and `fsync` make a new file's name durable); all when empty.
+            var file: String
+
+            /// The file's name in `directory`'s journal, as the shim takes it.
+            func file(in directory: URL) -> String { file == "DIR" ? directory.lastPathComponent : file }
+        }
+
         /// Every round as `RECOKIT_SYSCALL_FAULT_ROUND` says, when set: `NAME CALL ERROR TIMES strict|batched`,
         /// then `left` (from a journal a relay left) and `refused` (some products refused) if wanted, as a
-        /// round's line prints them: `open 25 SHORT 1 batched left refused` (and `on=FILE`, below). A seed replays the choices, and
+        /// round's line prints them: `open 25 SHORT 1 batched left refused` (and `on=FILE`). A seed replays the choices, and
         /// the call they pick is the same call only as far as the counting run counted the same; this runs
         /// one round's case again and again, for a fault that depends on timing.
-        static var forcedRound: (String, Int, String, Int, Bool, Bool, Bool)? {
+        static let forcedRound: ForcedRound? = {
             guard let text = ProcessInfo.processInfo.environment["RECOKIT_SYSCALL_FAULT_ROUND"] else { return nil }
             let words = text.split(separator: " ").map(String.init)
             guard words.count >= 5, let call = Int(words[1]), let times = Int(words[3]) else { return nil }
-            return (words[0], call, words[2], times, words[4] == "strict", words.contains("left"), words.contains("refused"))
-        }
-
-        /// With ``forcedRound``, `on=FILE` among its words counts only the calls on that file of the journal
-        /// (`on=DIR`: on the directory itself, whose `open` and `fsync` make a new file's name durable).
-        static func forcedFile(_ directory: URL) -> String {
-            guard Self.forcedRound != nil, let text = ProcessInfo.processInfo.environment["RECOKIT_SYSCALL_FAULT_ROUND"],
-                  let word = text.split(separator: " ").first(where: { $0.hasPrefix("on=") }) else { return "" }
-            let file = String(word.dropFirst(3))
-            return file == "DIR" ? directory.lastPathComponent : file
-        }
+            return ForcedRound(name: words[0], call: call, error: words[2], times: times, strict: words[4] == "strict",
+                               leftBehind: words.contains("left"), refusing: words.contains("refused"),
+                               file: words.first { $0.hasPrefix("on=") }.map { String($0.dropFirst(3)) } ?? "")
+        }()
 
         /// The calls made of each name, in words.
         static func describe(_ made: [String: Int]) -> String {
@@ -134,7 +138,8 @@ extension IntegrationSuite {
                 var leftBehind = round > 0 && Int.random(in: 0..<3, using: &random) == 0
                 var refusing = round > 0 && Int.random(in: 0..<3, using: &random) == 0
                 if round > 0, let forced = Self.forcedRound {
-                    (name, call, error, times, strict, leftBehind, refusing) = forced
+                    (name, call, error, times, strict, leftBehind, refusing) =
+                        (forced.name, forced.call, forced.error, forced.times, forced.strict, forced.leftBehind, forced.refusing)
                 }
                 var acknowledgedBefore: [Int: [String]] = [:]
                 if leftBehind {
@@ -154,7 +159,7 @@ extension IntegrationSuite {
                     + (leftBehind ? ", from a journal holding \(acknowledgedBefore.count) lines" : "")
                     + (refused.isEmpty ? "" : ", \(refused.count) products refused")
                 let relay = try RelayProcess(common + ["--deadline", "10", "--durability", strict ? "strict" : "batched"],
-                                             environment: JournalFaultShim.call(call, named: name, on: Self.forcedFile(directory), error: error,
+                                             environment: JournalFaultShim.call(call, named: name, on: Self.forcedRound?.file(in: directory) ?? "", error: error,
                                                                                 repeat: times, directory: directory, log: log))
                 // In twenty pieces 15 ms apart, so that appending and committing make calls of their own beside
                 // delivery's (and each commit may start a segment).
