@@ -86,5 +86,75 @@ extension IntegrationSuite {
                 #expect(acknowledged.values.allSatisfy { $0.allSatisfy(received.contains) })
             }
         }
+
+        /// A line of about 4 KB (a long page address), so that a few thousand fill a small journal.
+        static func longLine(_ number: Int) -> String {
+            RelayDamageTests.line(number).replacingOccurrences(of: #""pageUrl":"https://www.shop.example/""#,
+                                                               with: #""pageUrl":"https://www.shop.example/"# + String(repeating: "p", count: 4000) + "\"")
+        }
+
+        /// A signal while the journal is full and the vendor down: the relay waits for room at most
+        /// `--deadline` after the signal, then refuses every line that had arrived and was not journaled,
+        /// says which, and exits 1. Every line it read has an answer, in order, and a drain delivers every
+        /// line it accepted. Before, it waited for room until it was killed (a service manager's SIGKILL),
+        /// and the lines it held went without a word.
+        @Test(arguments: signals)
+        func aFullJournalIsWaitedForAtMostTheDeadlineAfterTheSignal(_ number: Int32) async throws {
+            try await IntegrationSuite.withVendorDownAndAJournal { server, directory in
+                let relay = try RelayProcess(RelayDamageTests.relayArguments(directory, server)
+                                             + ["--deadline", "2", "--max-journal-bytes", "\(16 << 20)", "--segment-bytes", "\(1 << 20)"])
+                // About 20 MB of lines, more than the journal holds; the pipe stays open, as a producer's would.
+                relay.feed((1...5000).map(Self.longLine), keepOpen: true)
+                #expect(await relay.waitUntil(limit: .seconds(120)) { $0.stderr.contains("relay: the journal is full; waiting") }, "\(relay.stderr)")
+                relay.send(number)
+                let stopped = await relay.waitUntil(limit: .seconds(60)) { !$0.process.isRunning }
+                #expect(stopped, "still waiting for room a minute after a signal with --deadline 2: \(relay.stderr.suffix(800))")
+                if !stopped { relay.kill() }
+                let status = stopped ? relay.wait() : -1
+                #expect(relay.process.terminationReason == .exit && status == 1, "\(relay.stderr.suffix(800))")
+                let accepted = relay.acknowledged, refused = relay.refused
+                let answered = Set(accepted.keys).union(refused.keys)
+                #expect(answered == Set(1...max(1, answered.max() ?? 1)), "every line read is answered, in order")
+                #expect(accepted.count > 3000, "the journal took what it could hold: \(accepted.count) lines")
+                #expect(!refused.isEmpty, "the line that waited for room, at least, was refused")
+                let name = number == SIGTERM ? "SIGTERM" : "SIGINT"
+                let reason = "not taken: the journal stayed full for the deadline after \(name); send it again"
+                #expect(refused.values.allSatisfy { $0.hasPrefix(reason) }, "\(refused.values.first ?? "")")
+                #expect(relay.stderr.contains("relay: \(name): the journal stayed full for the deadline after the signal; \(refused.count) lines "
+                                              + "that had arrived (lines \(refused.keys.min() ?? 0)-\(refused.keys.max() ?? 0)) were not taken"),
+                        "\(relay.stderr.suffix(800))")
+                try await server.configure(down: false)
+                let drain = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--drain", "--deadline", "60"])
+                #expect(drain.wait() == 0, "\(drain.stderr)")
+                let received = Set(try await server.received().map(\.id))
+                let lost = accepted.filter { !$0.value.allSatisfy(received.contains) }.keys.sorted()
+                #expect(lost.isEmpty, "lines \(lost.prefix(5)) accepted and not delivered")
+            }
+        }
+
+        /// A signal stops `--drain` at once, as the signal would, and says what stays in the journal (the
+        /// signals' default stopped it without a word); a later drain delivers everything.
+        @Test func aSignalStopsADrainAndSaysWhatStays() async throws {
+            try await IntegrationSuite.withVendorDownAndAJournal { server, directory in
+                let relay = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--deadline", "0"])
+                relay.feed((1...20).map(RelayDamageTests.line))
+                #expect(relay.wait() == 0, "\(relay.stderr)")
+                let accepted = relay.acknowledged
+                #expect(accepted.count == 20)
+                let drain = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--drain", "--deadline", "600"])
+                try await Task.sleep(for: .milliseconds(500))
+                drain.send(SIGTERM)
+                let stopped = await drain.waitUntil(limit: .seconds(10)) { !$0.process.isRunning }
+                #expect(stopped, "stopped at once, not at the 600 s deadline")
+                if !stopped { drain.kill() } else { _ = drain.wait() }
+                #expect(drain.process.terminationReason == .uncaughtSignal && drain.process.terminationStatus == SIGTERM, "\(drain.stderr)")
+                #expect(drain.stderr.contains("relay: SIGTERM: stopping the drain now; what was not delivered stays in the journal"), "\(drain.stderr)")
+                try await server.configure(down: false)
+                let again = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--drain", "--deadline", "30"])
+                #expect(again.wait() == 0, "\(again.stderr)")
+                let received = Set(try await server.received().map(\.id))
+                #expect(accepted.values.allSatisfy { $0.allSatisfy(received.contains) })
+            }
+        }
     }
 }

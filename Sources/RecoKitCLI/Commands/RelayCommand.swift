@@ -18,7 +18,7 @@ enum RelayCommand: Command {
     static let usage = """
         Usage: recokit relay --journal DIR --vendor segmentify|reteno --endpoint URL [--api-key KEY]
                              [--origin DOMAIN] [--durability strict|batched] [--deadline SECONDS]
-                             [--acks FILE] [--segment-bytes N] [--drain]
+                             [--acks FILE] [--segment-bytes N] [--max-journal-bytes N] [--drain]
 
         Reads one interaction per line on stdin, journals it in DIR, and delivers it to the vendor at URL
         (a base URL: Segmentify's data center, or Reteno's API host; a local server can stand in).
@@ -57,12 +57,16 @@ enum RelayCommand: Command {
            "url":"https://shop.example/p/240-LV09","image":"//cdn.shop.example/240.jpg","category":"Bags","price":129.9}
         A line is taken whole or not at all: one bad event in an array skips the line.
 
-        When the journal is full, the relay stops reading stdin until delivery makes room.
+        When the journal is full (--max-journal-bytes), the relay stops reading stdin until delivery
+        makes room.
 
         Stopping: SIGTERM or SIGINT ends the input at what has arrived: the lines already read or waiting
         in stdin are journaled and acknowledged, then delivered until --deadline, as at the end of input
-        (a line without its end is not taken, and the run exits 1). A second signal, or one after the
-        input ended, stops the relay at once; what was acknowledged stays in the journal.
+        (a line without its end is not taken, and the run exits 1). If the journal is full, the relay
+        waits at most --deadline after the signal for room; then the lines that had arrived and are not
+        journaled are refused ("not taken: the journal stayed full …"), and the run exits 1. A second
+        signal, or one after the input ended, stops the relay at once; what was acknowledged stays in the
+        journal. A signal stops --drain at once, saying so; what was not delivered stays in the journal.
 
         Options:
           --journal DIR        the journal directory (created if missing; one relay at a time)
@@ -77,6 +81,9 @@ enum RelayCommand: Command {
           --deadline SECONDS   how long to keep delivering after the input ends (default 30)
           --segment-bytes N    start a new journal segment once one holds N bytes (default 8388608,
                                at least 4096): smaller segments give delivered events' disk back sooner
+          --max-journal-bytes N
+                               the most the journal may hold, delivered or not yet (default 536870912,
+                               at least 16777216); past it the relay waits for delivery to make room
           --drain              deliver what the journal holds without reading stdin, then exit
 
         Exit status: 0 when every line was accepted (events still pending at the deadline stay in the
@@ -97,11 +104,12 @@ enum RelayCommand: Command {
 
     static func run(_ words: [String]) async throws -> Int32 {
         let arguments = try Arguments(words, options: ["journal", "vendor", "endpoint", "api-key", "origin", "durability", "deadline", "acks",
-                                                                 "segment-bytes"],
+                                                                 "segment-bytes", "max-journal-bytes"],
                                       flags: ["drain"])
         guard let journal = arguments.value("journal") else { throw UsageError("--journal is required") }
         let endpoint = try endpointURL(arguments.value("endpoint"))
-        let deadlineSeconds = try deadline(arguments.value("deadline"))
+        let deadline = Duration.milliseconds(Int64(try deadline(arguments.value("deadline")) * 1000))
+        let maxJournalBytes = try maxJournalBytes(arguments.value("max-journal-bytes"))
         let segmentBytes = try segmentBytes(arguments.value("segment-bytes"))
         let apiKey = arguments.value("api-key") ?? ""
         if apiKey.isEmpty {
@@ -133,6 +141,7 @@ enum RelayCommand: Command {
         var configuration = TrackerConfiguration(journal: URL(fileURLWithPath: journal), durability: .strict)
         configuration.flushInterval = .milliseconds(200)
         configuration.segmentBytes = segmentBytes
+        configuration.maxJournalBytes = maxJournalBytes
         let tracker = try Tracker(destination: destination, configuration: configuration)
         let recovery = tracker.recoveryReport
         if !recovery.damage.isEmpty || recovery.checkpointNote != nil {
@@ -145,13 +154,25 @@ enum RelayCommand: Command {
         let damagedBefore = recovery.damage.contains { !$0.isInterruptedWrite } || recovery.diskError != nil
         var malformed = 0
         var unacknowledged = false
+        var gaveUpWaitingForRoom = false
+        // A drain stops at a signal, saying so (the signals' default would stop it without a word).
+        let drainSignals = acksDescriptor == nil ? RelaySignals(input: nil) : nil
         if let acksDescriptor {
             let input = RelayInput()
             let signals = RelaySignals(input: input)
             let acks = RelayAcknowledgements(descriptor: acksDescriptor,
                                              destination: acksPath.map { $0 == "-" ? "stdout" : "--acks \($0)" } ?? "stdout", input: input)
-            malformed = try await relay(input, into: tracker, vendor: arguments.value("vendor") ?? "", strict: strict, acks: acks)
+            let read = try await relay(input, into: tracker, vendor: arguments.value("vendor") ?? "", strict: strict, acks: acks,
+                                       signals: signals, deadline: deadline)
+            malformed = read.malformed
             signals.inputEnded()
+            if let notTaken = read.notTakenWhileFull {
+                unacknowledged = true
+                gaveUpWaitingForRoom = true
+                Console.error("relay: \(notTaken.signal): the journal stayed full for the deadline after the signal; "
+                              + "\(notTaken.lines.count) \(notTaken.lines.count == 1 ? "line" : "lines") that had arrived "
+                              + "(\(RelayCommand.lineRanges(notTaken.lines))) were not taken, each acknowledged as refused: send them again")
+            }
             if let signal = signals.endedInput, let bytes = input.unfinishedLineBytes, bytes > 0 {
                 unacknowledged = true
                 Console.error("relay: \(signal): a line of \(bytes) bytes had not ended when the input stopped; it was not taken (send it again)")
@@ -167,7 +188,9 @@ enum RelayCommand: Command {
                               + "those journaled are delivered all the same, so the vendor may get them twice)")
             }
         }
-        let summary = await tracker.shutdown(deadline: .milliseconds(Int64(deadlineSeconds * 1000)))
+        // After a wait for room that used up the deadline, what is journaled gets no more time.
+        let summary = await tracker.shutdown(deadline: gaveUpWaitingForRoom ? .zero : deadline)
+        withExtendedLifetime(drainSignals) {}
         var line = "relay: \(summary), malformed \(malformed)"
         let statistics = tracker.statistics
         if let lastError = statistics.lastError, summary.pending > 0 { line += "; last error: \(lastError)" }
@@ -213,6 +236,16 @@ enum RelayCommand: Command {
         return bytes
     }
 
+    /// `--max-journal-bytes`: the most the journal may hold, 16 MiB (four of the largest lines) to 1 TiB
+    /// (default 512 MiB).
+    static func maxJournalBytes(_ text: String?) throws(UsageError) -> Int {
+        guard let text else { return TrackerConfiguration(journal: nil).maxJournalBytes }
+        guard let bytes = Int(text), ((16 << 20)...(1 << 40)).contains(bytes) else {
+            throw UsageError("--max-journal-bytes is a number of bytes from 16777216 to 1099511627776, not \"\(text)\"")
+        }
+        return bytes
+    }
+
     /// Where acknowledgements go: stdout, or the file `--acks` names (created, or appended to).
     private static func acknowledgementDescriptor(_ path: String?) throws -> Int32 {
         // A caller that stops reading acknowledgements must not kill the relay (the lines stay durable).
@@ -229,14 +262,28 @@ enum RelayCommand: Command {
         return descriptor
     }
 
-    /// Reads `input` (stdin) to its end, or until acknowledgements cannot be written; returns how many lines were refused.
+    /// What reading the input came to.
+    private struct Reading {
+        /// Lines refused as not valid.
+        var malformed = 0
+        /// Lines that had arrived when a signal ended the input and were not taken because the journal
+        /// stayed full for the deadline after it, and the signal's name.
+        var notTakenWhileFull: (signal: String, lines: [Int])?
+    }
+
+    /// Reads `input` (stdin) to its end, or until acknowledgements cannot be written.
     ///
     /// Takes every line that has arrived at once: journals their events without waiting for the disk,
     /// then (strict) one commit for all of them, then their acknowledgements. In batched mode the
     /// acknowledgement timer commits every 100 ms instead, so a fast stream pays fewer fsyncs. The timer
     /// runs in both modes: a burst followed by silence is acknowledged without waiting for the next line.
+    ///
+    /// While the journal is full it waits for delivery to make room, however long that takes; once a
+    /// signal has ended the input, for `deadline` after the signal at most. Then every line that had
+    /// arrived and is not yet journaled is refused (its acknowledgement says why), so none goes without
+    /// an answer.
     private static func relay(_ input: RelayInput, into tracker: Tracker, vendor: String, strict: Bool,
-                              acks: RelayAcknowledgements) async throws -> Int {
+                              acks: RelayAcknowledgements, signals: RelaySignals, deadline: Duration) async throws -> Reading {
         let timerFailure = LockedError()
         let timer = Task.detached {
             while !Task.isCancelled {
@@ -245,15 +292,21 @@ enum RelayCommand: Command {
             }
         }
         defer { timer.cancel() }
-        var malformed = 0
+        var reading = Reading()
         var lineNumber = 0
         var waitingForRoom = false
         while let lines = await input.next() {
             for entry in lines {
                 lineNumber += 1
+                if let notTaken = reading.notTakenWhileFull {
+                    if case .text(let line) = entry, line.allSatisfy(\.isWhitespace) { continue }
+                    reading.notTakenWhileFull?.lines.append(lineNumber)
+                    acks.add(.refused(line: lineNumber, reason: notTakenReason(notTaken.signal, journaled: 0, of: 0)))
+                    continue
+                }
                 guard case .text(let line) = entry else {
                     if case .tooLong(let bytes) = entry {
-                        malformed += 1
+                        reading.malformed += 1
                         let reason = "a line of \(bytes) bytes, more than \(RelayInput.maximumLineBytes) (the journal's largest record)"
                         Console.error("relay: line \(lineNumber): \(reason), skipped")
                         acks.add(.refused(line: lineNumber, reason: reason))
@@ -270,7 +323,7 @@ enum RelayCommand: Command {
                         for interaction in interactions { try tracker.check(interaction) }
                     }
                 } catch {
-                    malformed += 1
+                    reading.malformed += 1
                     Console.error("relay: line \(lineNumber): \(error), skipped")
                     acks.add(.refused(line: lineNumber, reason: "\(error)"))
                     continue
@@ -282,13 +335,20 @@ enum RelayCommand: Command {
                             ids.append(try tracker.trackUntilCommit(interaction))
                             break
                         } catch where error.interactionError != nil {
-                            malformed += 1
+                            reading.malformed += 1
                             Console.error("relay: line \(lineNumber): \(error), skipped")
                             acks.add(.refused(line: lineNumber, reason: "\(error)"))
                             break tracking
                         } catch {
                             // Backpressure: stdin can wait for delivery to make room. Anything else (the disk) ends the relay.
                             guard error.isQueueFull else { throw error }
+                            if let signal = signals.endedInput(atLeast: deadline) {
+                                // Events of this line journaled before the journal filled are delivered all the same.
+                                reading.notTakenWhileFull = (signal, [lineNumber])
+                                acks.add(.refused(line: lineNumber, reason: notTakenReason(signal, journaled: ids.count, of: interactions.count)))
+                                ids = []
+                                break tracking
+                            }
                             if !waitingForRoom { Console.error("relay: the journal is full; waiting for delivery to make room") }
                             waitingForRoom = true
                             // Delivery takes only durable events: commit what waits before waiting.
@@ -299,7 +359,7 @@ enum RelayCommand: Command {
                     }
                 }
                 waitingForRoom = false
-                if ids.count == interactions.count { acks.add(.accepted(line: lineNumber, ids: ids)) }
+                if ids.count == interactions.count, reading.notTakenWhileFull == nil { acks.add(.accepted(line: lineNumber, ids: ids)) }
             }
             if let error = timerFailure.error { throw error }
             if strict { try acks.commitAndWrite(tracker) }
@@ -307,7 +367,30 @@ enum RelayCommand: Command {
         try acks.commitAndWrite(tracker)
         if let error = timerFailure.error { throw error }
         acks.reportFinal()
-        return malformed
+        return reading
+    }
+
+    /// Why a line that had arrived was not taken: the journal stayed full for the deadline after `signal`.
+    private static func notTakenReason(_ signal: String, journaled: Int, of events: Int) -> String {
+        var reason = "not taken: the journal stayed full for the deadline after \(signal); send it again"
+        if journaled > 0 {
+            reason += " (\(journaled) of its \(events) events had been journaled and are delivered all the same)"
+        }
+        return reason
+    }
+
+    /// Line numbers as ranges: `3, 7-9`.
+    static func lineRanges(_ lines: [Int]) -> String {
+        var ranges: [String] = []
+        var start = lines.first ?? 0, end = start
+        for line in lines.dropFirst() {
+            if line == end + 1 { end = line; continue }
+            ranges.append(start == end ? "line \(start)" : "lines \(start)-\(end)")
+            start = line
+            end = line
+        }
+        if !lines.isEmpty { ranges.append(start == end ? "line \(start)" : "lines \(start)-\(end)") }
+        return ranges.joined(separator: ", ")
     }
 }
 

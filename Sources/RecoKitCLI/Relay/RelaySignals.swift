@@ -14,15 +14,21 @@ import Foundation
 /// producer had written into the pipe: `app | recokit relay` lost them on every stop. Any later signal
 /// (or one while delivering after the input ended) stops the process at once, as the signal would
 /// have: everything acknowledged is in the journal, for the next run or `--drain`.
+///
+/// A relay that waits for room in a full journal when the first signal comes waits at most `--deadline`
+/// more (``endedInput(atLeast:)``), then refuses the lines that had arrived: without that bound, a vendor
+/// that stayed down kept a stopping relay waiting until it was killed, and the lines it held went
+/// without a word. A drain (no input) stops at the first signal, saying what stays in the journal.
 final class RelaySignals: @unchecked Sendable {
     private static let handled = [SIGTERM, SIGINT]
     private let sources: [any DispatchSourceSignal]
     private let lock = NSLock()
-    private var reading = true
-    private var first: String?
+    private var reading: Bool
+    private var first: (name: String, at: ContinuousClock.Instant)?
 
-    /// Takes SIGTERM and SIGINT for `input`.
-    init(input: RelayInput) {
+    /// Takes SIGTERM and SIGINT for `input`, or for a drain when there is none.
+    init(input: RelayInput?) {
+        reading = input != nil
         var sources: [any DispatchSourceSignal] = []
         for number in Self.handled {
             signal(number, SIG_IGN)
@@ -36,20 +42,26 @@ final class RelaySignals: @unchecked Sendable {
     }
 
     /// The signal that ended the input (`SIGTERM`), if one did.
-    var endedInput: String? { lock.withLock { first } }
+    var endedInput: String? { lock.withLock { first?.name } }
+
+    /// The signal that ended the input, if one did at least `duration` ago.
+    func endedInput(atLeast duration: Duration) -> String? {
+        lock.withLock { first.flatMap { $0.at.duration(to: .now) >= duration ? $0.name : nil } }
+    }
 
     /// The input ended (its end, or a signal's): a signal from now on stops the process at once.
     func inputEnded() { lock.withLock { reading = false } }
 
-    private func received(_ number: Int32, input: RelayInput) {
+    private func received(_ number: Int32, input: RelayInput?) {
         let name = number == SIGTERM ? "SIGTERM" : "SIGINT"
         let ending = lock.withLock { () -> Bool in
             guard reading, first == nil else { return false }
-            first = name
+            first = (name, .now)
             return true
         }
-        guard ending else {
-            Console.error("relay: \(name): stopping now; what was acknowledged is in the journal, for the next run or --drain")
+        guard ending, let input else {
+            Console.error(input == nil ? "relay: \(name): stopping the drain now; what was not delivered stays in the journal, for the next run or --drain"
+                                       : "relay: \(name): stopping now; what was acknowledged is in the journal, for the next run or --drain")
             signal(number, SIG_DFL)
             kill(getpid(), number)  // to the process: raise(3) would pend on this thread, where dispatch blocks signals
             return
