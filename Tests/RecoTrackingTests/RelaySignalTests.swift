@@ -4,13 +4,13 @@ import RecoKitTesting
 
 extension IntegrationSuite {
     /// `recokit relay` stopped the ordinary way: SIGTERM from a service manager or a deploy, SIGINT from
-    /// Ctrl-C. Killed at once, as the signals' default is, a relay dropped the lines it had read and not yet
+    /// Ctrl-C, SIGHUP from the terminal or SSH session it ran in going away. Killed at once, as the signals' default is, a relay dropped the lines it had read and not yet
     /// committed, and every line a producer had written into the pipe: `app | recokit relay` lost them on
     /// every stop. Now the first signal ends the input at what has arrived, which is journaled,
     /// acknowledged and delivered; a second stops at once, losing nothing acknowledged.
-    @Suite("A relay stopped by SIGTERM or SIGINT", .serialized)
+    @Suite("A relay stopped by SIGTERM, SIGINT or SIGHUP", .serialized)
     struct RelaySignalTests {
-        static let signals: [Int32] = [SIGTERM, SIGINT]
+        static let signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
 
         /// Seeded rounds: a relay with a burst of lines in its pipe (some read, some still in the pipe, some
         /// committed, as the moment of the signal falls) is signalled at a random moment: it exits 0, every
@@ -35,7 +35,7 @@ extension IntegrationSuite {
                     let what = "seed \(seed) round \(round): \(durability), \(first) + \(second) lines"
                     #expect(relay.process.terminationReason == .exit && status == 0, "\(what): \(relay.stderr.suffix(600))")
                     #expect(relay.acknowledged.count == first + second, "\(what): \(relay.acknowledged.count) acknowledged: \(relay.stderr.suffix(600))")
-                    let name = number == SIGTERM ? "SIGTERM" : "SIGINT"
+                    let name = [SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP"][number] ?? "?"
                     #expect(relay.stderr.contains("relay: \(name): reading no more input"), "\(relay.stderr)")
                     let received = Set(try await server.received().map(\.id))
                     let missing = relay.acknowledged.filter { !$0.value.allSatisfy(received.contains) }.keys.sorted()
@@ -117,7 +117,7 @@ extension IntegrationSuite {
                 #expect(answered == Set(1...max(1, answered.max() ?? 1)), "every line read is answered, in order")
                 #expect(accepted.count > 3000, "the journal took what it could hold: \(accepted.count) lines")
                 #expect(!refused.isEmpty, "the line that waited for room, at least, was refused")
-                let name = number == SIGTERM ? "SIGTERM" : "SIGINT"
+                let name = [SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP"][number] ?? "?"
                 let reason = "not taken: the journal stayed full for the deadline after \(name); send it again"
                 #expect(refused.values.allSatisfy { $0.hasPrefix(reason) }, "\(refused.values.first ?? "")")
                 #expect(relay.stderr.contains("relay: \(name): the journal stayed full for the deadline after the signal; \(refused.count) lines "

@@ -60,13 +60,14 @@ enum RelayCommand: Command {
         When the journal is full (--max-journal-bytes), the relay stops reading stdin until delivery
         makes room.
 
-        Stopping: SIGTERM or SIGINT ends the input at what has arrived: the lines already read or waiting
-        in stdin are journaled and acknowledged, then delivered until --deadline, as at the end of input
-        (a line without its end is not taken, and the run exits 1). If the journal is full, the relay
-        waits at most --deadline after the signal for room; then the lines that had arrived and are not
-        journaled are refused ("not taken: the journal stayed full …"), and the run exits 1. A second
-        signal, or one after the input ended, stops the relay at once; what was acknowledged stays in the
-        journal. A signal stops --drain at once, saying so; what was not delivered stays in the journal.
+        Stopping: SIGTERM, SIGINT or SIGHUP (a terminal or SSH session going away) ends the input at
+        what has arrived: the lines already read or waiting in stdin are journaled and acknowledged, then
+        delivered until --deadline, as at the end of input (a line without its end is not taken, and the
+        run exits 1). If the journal is full, the relay waits at most --deadline after the signal for
+        room; then the lines that had arrived and are not journaled are refused ("not taken: the journal
+        stayed full …"), and the run exits 1. A second signal, or one after the input ended, stops the
+        relay at once, as do SIGKILL and SIGQUIT; what was acknowledged stays in the journal. A signal
+        stops --drain at once, saying so; what was not delivered stays in the journal.
 
         Options:
           --journal DIR        the journal directory (created if missing; one relay at a time)

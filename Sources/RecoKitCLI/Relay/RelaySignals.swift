@@ -5,7 +5,8 @@ import Darwin
 #endif
 import Foundation
 
-/// `recokit relay`'s answer to SIGTERM and SIGINT (a service manager stopping it, a deploy, Ctrl-C).
+/// `recokit relay`'s answer to SIGTERM, SIGINT and SIGHUP (a service manager stopping it, a deploy, Ctrl-C,
+/// the terminal or the SSH session it ran in going away).
 ///
 /// The first while stdin is read ends the input at what has arrived (``RelayInput/endAtWhatHasArrived()``):
 /// the lines already in the pipe are journaled and acknowledged, then delivery goes on until
@@ -20,13 +21,13 @@ import Foundation
 /// that stayed down kept a stopping relay waiting until it was killed, and the lines it held went
 /// without a word. A drain (no input) stops at the first signal, saying what stays in the journal.
 final class RelaySignals: @unchecked Sendable {
-    private static let handled = [SIGTERM, SIGINT]
+    private static let handled = [SIGTERM, SIGINT, SIGHUP]
     private let sources: [any DispatchSourceSignal]
     private let lock = NSLock()
     private var reading: Bool
     private var first: (name: String, at: ContinuousClock.Instant)?
 
-    /// Takes SIGTERM and SIGINT for `input`, or for a drain when there is none.
+    /// Takes SIGTERM, SIGINT and SIGHUP for `input`, or for a drain when there is none.
     init(input: RelayInput?) {
         reading = input != nil
         var sources: [any DispatchSourceSignal] = []
@@ -52,8 +53,18 @@ final class RelaySignals: @unchecked Sendable {
     /// The input ended (its end, or a signal's): a signal from now on stops the process at once.
     func inputEnded() { lock.withLock { reading = false } }
 
+    /// `SIGTERM`, `SIGINT` or `SIGHUP`.
+    static func name(of number: Int32) -> String {
+        switch number {
+        case SIGTERM: "SIGTERM"
+        case SIGINT: "SIGINT"
+        case SIGHUP: "SIGHUP"
+        default: "signal \(number)"
+        }
+    }
+
     private func received(_ number: Int32, input: RelayInput?) {
-        let name = number == SIGTERM ? "SIGTERM" : "SIGINT"
+        let name = Self.name(of: number)
         let ending = lock.withLock { () -> Bool in
             guard reading, first == nil else { return false }
             first = (name, .now)
