@@ -22,20 +22,31 @@ extension IntegrationSuite {
             var stdoutURL: URL { folder.appendingPathComponent("stdout") }
             var stderrURL: URL { folder.appendingPathComponent("stderr") }
 
-            init(_ arguments: [String], redirections: String = "", stdout: Any? = nil, stderr: Any? = nil) throws {
+            /// `prelude`: shell commands run before the relay (`ulimit -f 128;`).
+            init(_ arguments: [String], redirections: String = "", prelude: String = "", stdout: Any? = nil, stderr: Any? = nil) throws {
+                signal(SIGPIPE, SIG_IGN)
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
                 _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
                 process.executableURL = URL(fileURLWithPath: "/bin/sh")
-                process.arguments = ["-c", "exec \"$0\" \"$@\" \(redirections)", try RelayProcess.executable.path] + arguments
+                process.arguments = ["-c", "\(prelude) exec \"$0\" \"$@\" \(redirections)", try RelayProcess.executable.path] + arguments
                 process.standardInput = input
                 process.standardOutput = try stdout ?? FileHandle(forWritingTo: stdoutURL)
                 process.standardError = try stderr ?? FileHandle(forWritingTo: stderrURL)
                 try process.run()
             }
 
+            /// Writes `lines` to stdin, stopping quietly when the relay is gone (a broken pipe fails the test's
+            /// expectations, not the test process).
             func feed(_ lines: [String], close: Bool) {
-                input.fileHandleForWriting.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+                let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
+                var offset = 0
+                while offset < bytes.count {
+                    let wrote = bytes[offset...].withUnsafeBytes { write(input.fileHandleForWriting.fileDescriptor, $0.baseAddress!, $0.count) }
+                    if wrote < 0, errno == EINTR { continue }
+                    if wrote <= 0 { break }
+                    offset += wrote
+                }
                 if close { try? input.fileHandleForWriting.close() }
             }
 
