@@ -134,7 +134,7 @@ extension Tracker {
                     }
                     return false
                 }
-                counters.withLock { $0.lastError = "network: \(error.localizedDescription)" }
+                counters.withLock { $0.lastError = "network: \(Self.words(for: error))" }
                 verdict = .retry()
             }
             switch verdict.base {
@@ -274,5 +274,15 @@ extension Tracker {
         if let failure = journal.close() { counters.withLock { $0.lastError = "\(failure)" } }
         let snapshot = counters.withLock { $0 }
         return ShutdownSummary(delivered: snapshot.delivered, pending: journal.pendingCount, deadLettered: snapshot.deadLettered)
+    }
+}
+
+extension Tracker {
+    /// What a transport's error says: Foundation's words for its own errors (`Could not connect to the
+    /// server.`), the error's own description for another library's, whose `localizedDescription` on
+    /// Linux is only `The operation could not be completed. (AsyncHTTPClient.HTTPClientError error 1.)`.
+    static func words(for error: any Error) -> String {
+        let localized = error.localizedDescription
+        return localized.hasPrefix("The operation could not be completed") ? String(describing: error) : localized
     }
 }
