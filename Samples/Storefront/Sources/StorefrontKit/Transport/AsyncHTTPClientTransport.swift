@@ -23,9 +23,25 @@ public struct AsyncHTTPClientTransport: Transport {
         self.maxReplyBytes = max(1, maxReplyBytes)
     }
 
-    /// Sends `request` and reads its reply, at most ``maxReplyBytes`` of body, within `timeout`.
-    /// - Throws: `TransportError.replyTooLarge` past the limit; AsyncHTTPClient's errors otherwise.
+    /// Sends `request` and reads its reply, at most ``maxReplyBytes`` of body, within `timeout`: the
+    /// whole exchange, the reply's body included. (AsyncHTTPClient's own deadline ends with the reply's
+    /// head: a body that trickled in a byte now and then held a tracker's sender, and with a few such
+    /// replies every sender, for as long as the vendor kept it up.)
+    /// - Throws: `TransportError.replyTooLarge` past the limit; `HTTPClientError.deadlineExceeded` past
+    ///   `timeout`; AsyncHTTPClient's errors otherwise.
     public func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+        try await withThrowingTaskGroup(of: TrackingReply.self) { group in
+            group.addTask { try await exchange(request, timeout: timeout) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw HTTPClientError.deadlineExceeded
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+
+    private func exchange(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
         var http = HTTPClientRequest(url: request.url.absoluteString)
         http.method = .RAW(value: request.method)
         for header in request.headers { http.headers.add(name: header.name, value: header.value) }
