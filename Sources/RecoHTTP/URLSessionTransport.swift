@@ -87,7 +87,8 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
             group.addTask { try await replies.perform(task, limit: limit) }
             group.addTask {
                 try await Task.sleep(for: timeout)
-                throw URLError(.timedOut)
+                // With words: Foundation on Linux has none for a `URLError` it did not make itself.
+                throw URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: "no whole reply within \(timeout) (\(request.url.host ?? "?"))"])
             }
             defer { group.cancelAll() }
             return try await group.next()!
