@@ -66,6 +66,7 @@ let package = Package(
                 "StorefrontKit",
                 "StorefrontCore",
                 .product(name: "RecoPage", package: "RecoKit"),
+                .product(name: "RecoKitTesting", package: "RecoKit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

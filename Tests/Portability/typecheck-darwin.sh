@@ -57,7 +57,8 @@ find "$work/Sources" -name '*.swift' -print0 | xargs -0 sed -i -E \
     -e 's/canImport\((Glibc|Musl)\)/false/g' -e 's/canImport\(Darwin\)/true/g' \
     -e 's/os\(Linux\)/false/g' -e 's/os\(macOS\)/true/g'
 mkdir -p "$work/modules"
-printf '@_exported import Glibc\n' > "$work/Darwin.swift"
+# Darwin's own names that this C library lacks, with Darwin's values and types.
+printf '@_exported import Glibc\npublic let SO_NOSIGPIPE: Int32 = 0x1022\n' > "$work/Darwin.swift"
 swiftc -parse-as-library -module-name Darwin -emit-module -emit-module-path "$work/modules/Darwin.swiftmodule" "$work/Darwin.swift"
 
 # C modules (CRecoChecksum, CRecoEscaping: plain C, no platform #if that Swift sees) are imported through their module maps.

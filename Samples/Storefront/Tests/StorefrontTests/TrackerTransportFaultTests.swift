@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import RecoKit
+import RecoKitTesting
 import RecoTracking
 import RecoVendors
 import Testing
@@ -29,7 +30,7 @@ struct TrackerTransportFaultTests {
         // A web page instead of the API reads as a wrong address, tried again after `configurationDelay`.
         configuration.retryPolicy = RetryPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(100),
                                                 configurationDelay: .milliseconds(100))
-        let destination = SegmentifyDestination(dataCenter: URL(string: "http://127.0.0.1:\(vendor.port)")!, apiKey: "k",
+        let destination = SegmentifyDestination(dataCenter: vendor.baseURL, apiKey: "k",
                                                 origin: "shop.example", maxEvents: 20)
         let tracker = try Tracker(destination: destination, configuration: configuration, transport: AsyncHTTPClientTransport())
         let context = InteractionContext(userId: "-897541074991628287", sessionId: "-2739101928374651", lang: "TR", currency: "TRY",

@@ -7,25 +7,41 @@ import Darwin
 #endif
 
 /// A vendor's events address on 127.0.0.1 that answers each request in a way its seed picks: as a vendor
-/// should (200 and `SUCCESS`), or as networks and servers fail (the connection closed before a reply or
-/// reset before the request is whole, a 503, a reply cut short, a web page instead of JSON, no reply
-/// within the client's timeout, a reply that trickles without end). Plain sockets, one thread per
-/// connection: the faults are below any HTTP library.
+/// should (200 and `{"statusCode":"SUCCESS"}`), or as networks and servers fail: the connection closed
+/// before a reply or reset before the request is whole, a 503, a reply cut short, a web page instead of
+/// JSON, no reply within the client's timeout, a reply that trickles without end. Plain sockets, one
+/// thread per connection, so the faults lie below any HTTP library: point a tracker's destination at
+/// ``baseURL`` with your own ``Transport`` to see that it reports each fault in time and loses no event.
 ///
-/// An event counts as delivered only once a whole `SUCCESS` reply to a request carrying it was written.
-final class FaultyVendor: @unchecked Sendable {
+/// An event counts as delivered (``confirmed``) only once a whole `SUCCESS` reply to a request carrying
+/// it was written; its id is every `"eventId"` string in the request's JSON body (Segmentify's
+/// `params.eventId`, Reteno's `eventId`). Each fault is answered once, in a seeded order, before any is
+/// picked again, so a test that sends a handful of requests meets them all.
+///
+/// ```swift
+/// let vendor = try FaultyVendor(seed: seed)
+/// defer { vendor.stop() }
+/// let tracker = try Tracker(destination: SegmentifyDestination(dataCenter: vendor.baseURL, apiKey: "k", origin: "shop.example"),
+///                           configuration: configuration, transport: yourTransport)
+/// let ids = try interactions.map { try tracker.track($0).description }
+/// try tracker.flush()
+/// #expect(await tracker.waitUntilIdle(timeout: .seconds(120)))
+/// #expect(Set(ids).isSubset(of: vendor.confirmed))
+/// ```
+public final class FaultyVendor: @unchecked Sendable {
     /// How one request is answered.
-    enum Answer: String, CaseIterable, Sendable {
+    public enum Answer: String, CaseIterable, Sendable {
         case success, successThenClose, closeBeforeReply, resetBeforeWholeRequest, unavailable, cutShort, webPage, noReply, endlessTrickle
 
         /// Every answer but the two good ones.
-        static let faults: [Answer] = allCases.filter { $0 != .success && $0 != .successThenClose }
+        public static let faults: [Answer] = allCases.filter { $0 != .success && $0 != .successThenClose }
     }
 
-    let port: Int
+    /// The port on 127.0.0.1.
+    public let port: Int
     private let listener: Int32
     private let lock = NSLock()
-    private var random: SplitMix64
+    private var random: SeededRandom
     private var confirmedIds: Set<String> = []
     private var answered: [Answer: Int] = [:]
     private var connections: [Int32] = []
@@ -38,18 +54,16 @@ final class FaultyVendor: @unchecked Sendable {
     /// Faults not yet answered: each is met once, in a seeded order, before any is picked again.
     private var unmet: [Answer]
 
-    init(seed: UInt64, successPercent: Int = 45, faults: [Answer] = Answer.faults) throws {
-        random = SplitMix64(seed: seed)
+    /// Listens on a free port of 127.0.0.1. `successPercent` of the requests are answered well, the others
+    /// with one of `faults`, as `seed` picks.
+    /// - Throws: ``FaultyVendorError`` when no socket can listen.
+    public init(seed: UInt64, successPercent: Int = 45, faults: [Answer] = Answer.faults) throws {
+        random = SeededRandom(seed: seed)
         self.successPercent = successPercent
         self.faults = faults
         unmet = faults.shuffled(using: &random)
-        #if canImport(Glibc)
-        let stream = Int32(SOCK_STREAM.rawValue)
-        #else
-        let stream = SOCK_STREAM
-        #endif
-        let descriptor = socket(AF_INET, stream, 0)
-        guard descriptor >= 0 else { throw ServerProcessError("socket() failed") }
+        let descriptor = socket(AF_INET, Self.socketType(SOCK_STREAM), 0)
+        guard descriptor >= 0 else { throw FaultyVendorError(reason: "socket() failed: \(String(cString: strerror(errno)))") }
         var yes: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
@@ -61,7 +75,7 @@ final class FaultyVendor: @unchecked Sendable {
         }
         guard bound, listen(descriptor, 64) == 0 else {
             close(descriptor)
-            throw ServerProcessError("cannot listen on 127.0.0.1")
+            throw FaultyVendorError(reason: "cannot listen on 127.0.0.1")
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) { pointer in
@@ -72,13 +86,15 @@ final class FaultyVendor: @unchecked Sendable {
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
+    /// `http://127.0.0.1:PORT`: a destination's base address (Segmentify's data center, Reteno's host).
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
     /// Ids of the events a whole `SUCCESS` reply confirmed.
-    var confirmed: Set<String> { lock.withLock { confirmedIds } }
+    public var confirmed: Set<String> { lock.withLock { confirmedIds } }
     /// How many requests got each answer.
-    var answers: [Answer: Int] { lock.withLock { answered } }
+    public var answers: [Answer: Int] { lock.withLock { answered } }
 
     /// Stops accepting and closes every connection.
-    func stop() {
+    public func stop() {
         let open: [Int32] = lock.withLock {
             stopped = true
             return connections
@@ -100,6 +116,11 @@ final class FaultyVendor: @unchecked Sendable {
                 return !stopped
             }
             guard keep else { close(descriptor); return }
+            #if canImport(Darwin)
+            // Darwin's send has no MSG_NOSIGNAL: a client gone must fail the write, not raise SIGPIPE.
+            var yes: Int32 = 1
+            setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+            #endif
             Thread.detachNewThread { [self] in serve(descriptor) }
         }
     }
@@ -230,9 +251,34 @@ final class FaultyVendor: @unchecked Sendable {
         return true
     }
 
-    /// The `eventId`s in a Segmentify batch body.
-    static func eventIds(in body: [UInt8]) -> Set<String> {
-        guard let events = try? JSONSerialization.jsonObject(with: Data(body)) as? [[String: Any]] else { return [] }
-        return Set(events.compactMap { ($0["params"] as? [String: Any])?["eventId"] as? String })
+    /// A socket type as `socket` takes it: Glibc spells `SOCK_STREAM` as an enum, Darwin as an `Int32`.
+    private static func socketType<Type: RawRepresentable>(_ type: Type) -> Int32 where Type.RawValue: BinaryInteger {
+        Int32(type.rawValue)
     }
+
+    private static func socketType(_ type: Int32) -> Int32 { type }
+
+    /// Every `"eventId"` string in a JSON body, at any depth.
+    static func eventIds(in body: [UInt8]) -> Set<String> {
+        guard let json = try? JSONSerialization.jsonObject(with: Data(body)) else { return [] }
+        var ids: Set<String> = []
+        func visit(_ value: Any) {
+            if let object = value as? [String: Any] {
+                for (key, member) in object {
+                    if key == "eventId", let id = member as? String { ids.insert(id) } else { visit(member) }
+                }
+            } else if let array = value as? [Any] {
+                array.forEach(visit)
+            }
+        }
+        visit(json)
+        return ids
+    }
+}
+
+/// Why a ``FaultyVendor`` could not start.
+public struct FaultyVendorError: Error, CustomStringConvertible, Sendable {
+    /// What failed.
+    public let reason: String
+    public var description: String { "FaultyVendor: \(reason)" }
 }
