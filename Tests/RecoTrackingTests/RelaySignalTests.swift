@@ -87,6 +87,81 @@ extension IntegrationSuite {
             }
         }
 
+        /// A signal while the journal opens is kept for the input: opening a large journal takes seconds
+        /// (1.7 s for a million pending events), here a disk that does not answer holds it open as long as
+        /// the test likes. Once it is open, the lines that had arrived are journaled, acknowledged and
+        /// delivered, and the run exits 0. Before, the signal's default killed the relay there, and the
+        /// lines in its pipe went without a word.
+        @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/maps"), "LD_PRELOAD shim (Linux)"), arguments: signals)
+        func aSignalWhileTheJournalOpensIsKeptForTheLinesThatArrived(_ number: Int32) async throws {
+            try await IntegrationSuite.withVendorAndAJournal { server, directory in
+                let (environment, stalled, release) = try Self.stallOpening(directory)
+                defer { release() }
+                let relay = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--deadline", "10"], environment: environment)
+                #expect(relay.writeNow((1...30).map { RelayDamageTests.line($0) + "\n" }.joined()))
+                #expect(await relay.waitUntil { _ in stalled() }, "the relay never reached its journal: \(relay.stderr)")
+                relay.send(number)
+                let name = RelaySignalTests.name(number)
+                #expect(await relay.waitUntil { $0.stderr.contains("relay: \(name) while the journal opens") }, "\(relay.stderr)")
+                release()
+                let status = relay.wait()
+                #expect(relay.process.terminationReason == .exit && status == 0, "\(relay.stderr)")
+                #expect(relay.acknowledged.count == 30, "\(relay.acknowledged.count) acknowledged: \(relay.stderr)")
+                let received = Set(try await server.received().map(\.id))
+                let missing = relay.acknowledged.filter { !$0.value.allSatisfy(received.contains) }.keys.sorted()
+                #expect(missing.isEmpty, "lines \(missing.prefix(5)) acknowledged and not delivered")
+            }
+        }
+
+        /// While the journal opens, a second signal stops the relay at once (nothing was acknowledged, so
+        /// nothing is lost that anyone was told was kept), and a signal stops a drain as soon as the journal
+        /// is open, saying so.
+        @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/maps"), "LD_PRELOAD shim (Linux)"))
+        func whileTheJournalOpensASecondSignalOrADrainsSignalStops() async throws {
+            try await IntegrationSuite.withVendorAndAJournal { server, directory in
+                let (environment, stalled, release) = try Self.stallOpening(directory)
+                defer { release() }
+                let relay = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--deadline", "600"], environment: environment)
+                #expect(await relay.waitUntil { _ in stalled() }, "\(relay.stderr)")
+                relay.send(SIGTERM)
+                #expect(await relay.waitUntil { $0.stderr.contains("relay: SIGTERM while the journal opens") }, "\(relay.stderr)")
+                relay.send(SIGTERM)
+                let stopped = await relay.waitUntil(limit: .seconds(10)) { !$0.process.isRunning }
+                #expect(stopped, "a second signal while the journal opens stops the relay at once")
+                if !stopped { relay.kill() } else { _ = relay.wait() }
+                #expect(relay.process.terminationReason == .uncaughtSignal && relay.process.terminationStatus == SIGTERM, "\(relay.stderr)")
+                #expect(relay.stderr.contains("relay: SIGTERM: stopping now"), "\(relay.stderr)")
+            }
+            try await IntegrationSuite.withVendorDownAndAJournal { server, directory in
+                let (environment, stalled, release) = try Self.stallOpening(directory)
+                defer { release() }
+                let drain = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--drain", "--deadline", "600"],
+                                             environment: environment)
+                #expect(await drain.waitUntil { _ in stalled() }, "\(drain.stderr)")
+                drain.send(SIGTERM)
+                #expect(await drain.waitUntil { $0.stderr.contains("relay: SIGTERM while the journal opens") }, "\(drain.stderr)")
+                release()
+                let stopped = await drain.waitUntil(limit: .seconds(10)) { !$0.process.isRunning }
+                #expect(stopped, "a drain signalled while its journal opened stops once it is open, not at the 600 s deadline")
+                if !stopped { drain.kill() } else { _ = drain.wait() }
+                #expect(drain.process.terminationReason == .uncaughtSignal && drain.process.terminationStatus == SIGTERM, "\(drain.stderr)")
+                #expect(drain.stderr.contains("relay: SIGTERM: stopping the drain now"), "\(drain.stderr)")
+            }
+        }
+
+        /// The shim's environment that holds every opening of `directory`'s files until `release` is called;
+        /// `stalled` tells whether the relay waits there.
+        static func stallOpening(_ directory: URL) throws -> (environment: [String: String], stalled: @Sendable () -> Bool, release: @Sendable () -> Void) {
+            let trigger = directory.deletingLastPathComponent().appendingPathComponent("stall-\(UUID().uuidString)")
+            FileManager.default.createFile(atPath: trigger.path, contents: nil)
+            let marker = trigger.path + ".stalled"
+            let environment = try JournalFaultShim.environment(.openStalls, directory: directory, trigger: trigger)
+            return (environment, { FileManager.default.fileExists(atPath: marker) },
+                    { try? FileManager.default.removeItem(at: trigger); try? FileManager.default.removeItem(atPath: marker) })
+        }
+
+        static func name(_ number: Int32) -> String { [SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP"][number] ?? "?" }
+
         /// A line of about 4 KB (a long page address), so that a few thousand fill a small journal.
         static func longLine(_ number: Int) -> String {
             RelayDamageTests.line(number).replacingOccurrences(of: #""pageUrl":"https://www.shop.example/""#,

@@ -67,7 +67,8 @@ enum RelayCommand: Command {
         room; then the lines that had arrived and are not journaled are refused ("not taken: the journal
         stayed full …"), and the run exits 1. A second signal, or one after the input ended, stops the
         relay at once, as do SIGKILL and SIGQUIT; what was acknowledged stays in the journal. A signal
-        stops --drain at once, saying so; what was not delivered stays in the journal.
+        stops --drain at once, saying so; what was not delivered stays in the journal. A signal while the
+        journal opens (a large one takes seconds) counts from when it is open.
 
         Options:
           --journal DIR        the journal directory (created if missing; one relay at a time)
@@ -139,6 +140,9 @@ enum RelayCommand: Command {
         // them stops here, with nothing taken).
         let acksPath = arguments.value("acks")
         let acksDescriptor = arguments.flag("drain") ? nil : try acknowledgementDescriptor(acksPath)
+        // Taken before the journal opens, which can take seconds: a stop meanwhile must not kill the relay
+        // with the lines in its pipe.
+        let signals = RelaySignals()
         var configuration = TrackerConfiguration(journal: URL(fileURLWithPath: journal), durability: .strict)
         configuration.flushInterval = .milliseconds(200)
         configuration.segmentBytes = segmentBytes
@@ -156,11 +160,9 @@ enum RelayCommand: Command {
         var malformed = 0
         var unacknowledged = false
         var gaveUpWaitingForRoom = false
-        // A drain stops at a signal, saying so (the signals' default would stop it without a word).
-        let drainSignals = acksDescriptor == nil ? RelaySignals(input: nil) : nil
         if let acksDescriptor {
             let input = RelayInput()
-            let signals = RelaySignals(input: input)
+            signals.reading(input)
             let acks = RelayAcknowledgements(descriptor: acksDescriptor,
                                              destination: acksPath.map { $0 == "-" ? "stdout" : "--acks \($0)" } ?? "stdout", input: input)
             let read = try await relay(input, into: tracker, vendor: arguments.value("vendor") ?? "", strict: strict, acks: acks,
@@ -188,10 +190,13 @@ enum RelayCommand: Command {
                 Console.error("relay: \(failure); no more input was read (send the lines without one again; "
                               + "those journaled are delivered all the same, so the vendor may get them twice)")
             }
+        } else {
+            // A drain stops at a signal, saying so (the signals' default would stop it without a word).
+            signals.draining()
         }
         // After a wait for room that used up the deadline, what is journaled gets no more time.
         let summary = await tracker.shutdown(deadline: gaveUpWaitingForRoom ? .zero : deadline)
-        withExtendedLifetime(drainSignals) {}
+        withExtendedLifetime(signals) {}
         var line = "relay: \(summary), malformed \(malformed)"
         let statistics = tracker.statistics
         if let lastError = statistics.lastError, summary.pending > 0 { line += "; last error: \(lastError)" }

@@ -20,26 +20,56 @@ import Foundation
 /// more (``endedInput(atLeast:)``), then refuses the lines that had arrived: without that bound, a vendor
 /// that stayed down kept a stopping relay waiting until it was killed, and the lines it held went
 /// without a word. A drain (no input) stops at the first signal, saying what stays in the journal.
+///
+/// The signals are taken before the journal is opened (``init()``), and a first signal while it opens
+/// is kept for the input (``reading(_:)``) or the drain (``draining()``): opening a large journal takes
+/// seconds (1.7 s for a million pending events), and a stop in that time killed the relay with the
+/// lines in its pipe, without a word.
 final class RelaySignals: @unchecked Sendable {
     private static let handled = [SIGTERM, SIGINT, SIGHUP]
-    private let sources: [any DispatchSourceSignal]
+    private var sources: [any DispatchSourceSignal] = []
     private let lock = NSLock()
-    private var reading: Bool
-    private var first: (name: String, at: ContinuousClock.Instant)?
 
-    /// Takes SIGTERM, SIGINT and SIGHUP for `input`, or for a drain when there is none.
-    init(input: RelayInput?) {
-        reading = input != nil
-        var sources: [any DispatchSourceSignal] = []
+    /// What a signal meets.
+    private enum Stage {
+        /// The journal is being opened: a first signal is kept for what comes next.
+        case opening
+        /// Stdin is read: a first signal ends it at what has arrived.
+        case reading(RelayInput)
+        /// A drain, or delivery after the input ended: a signal stops the process at once.
+        case stopping(drain: Bool)
+    }
+
+    private var stage = Stage.opening
+    private var first: (name: String, number: Int32, at: ContinuousClock.Instant)?
+
+    /// Takes SIGTERM, SIGINT and SIGHUP from now on.
+    init() {
         for number in Self.handled {
             signal(number, SIG_IGN)
-            sources.append(DispatchSource.makeSignalSource(signal: number, queue: .global()))
-        }
-        self.sources = sources
-        for (source, number) in zip(sources, Self.handled) {
-            source.setEventHandler { [self] in received(number, input: input) }
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [self] in received(number) }
             source.resume()
+            sources.append(source)
         }
+    }
+
+    /// The journal is open and `input` is read: a signal that came while it opened ends the input now.
+    func reading(_ input: RelayInput) {
+        let signalled = lock.withLock { () -> Bool in
+            stage = .reading(input)
+            return first != nil
+        }
+        if signalled { input.endAtWhatHasArrived() }
+    }
+
+    /// The journal is open for a drain: a signal that came while it opened stops the drain now.
+    func draining() {
+        let signalled = lock.withLock { () -> Int32? in
+            stage = .stopping(drain: true)
+            return first?.number
+        }
+        if let signalled { stop(signalled, drain: true) }
     }
 
     /// The signal that ended the input (`SIGTERM`), if one did.
@@ -51,7 +81,7 @@ final class RelaySignals: @unchecked Sendable {
     }
 
     /// The input ended (its end, or a signal's): a signal from now on stops the process at once.
-    func inputEnded() { lock.withLock { reading = false } }
+    func inputEnded() { lock.withLock { stage = .stopping(drain: false) } }
 
     /// `SIGTERM`, `SIGINT` or `SIGHUP`.
     static func name(of number: Int32) -> String {
@@ -63,22 +93,37 @@ final class RelaySignals: @unchecked Sendable {
         }
     }
 
-    private func received(_ number: Int32, input: RelayInput?) {
+    private func received(_ number: Int32) {
         let name = Self.name(of: number)
-        let ending = lock.withLock { () -> Bool in
-            guard reading, first == nil else { return false }
-            first = (name, .now)
-            return true
+        enum Action { case keep, end(RelayInput), stop(drain: Bool) }
+        let action = lock.withLock { () -> Action in
+            let isFirst = first == nil
+            if isFirst { first = (name, number, .now) }
+            switch stage {
+            case .opening: return isFirst ? .keep : .stop(drain: false)
+            case .reading(let input): return isFirst ? .end(input) : .stop(drain: false)
+            case .stopping(let drain): return .stop(drain: drain)
+            }
         }
-        guard ending, let input else {
-            Console.error(input == nil ? "relay: \(name): stopping the drain now; what was not delivered stays in the journal, for the next run or --drain"
-                                       : "relay: \(name): stopping now; what was acknowledged is in the journal, for the next run or --drain")
-            signal(number, SIG_DFL)
-            kill(getpid(), number)  // to the process: raise(3) would pend on this thread, where dispatch blocks signals
-            return
+        switch action {
+        case .keep:
+            Console.error("relay: \(name) while the journal opens: what has arrived on stdin will be journaled and acknowledged "
+                          + "once it is open, then delivered until the deadline (another \(name) stops at once)")
+        case .end(let input):
+            Console.error("relay: \(name): reading no more input; what has arrived is journaled and acknowledged, then delivered "
+                          + "until the deadline (another \(name) stops at once)")
+            input.endAtWhatHasArrived()
+        case .stop(let drain):
+            stop(number, drain: drain)
         }
-        Console.error("relay: \(name): reading no more input; what has arrived is journaled and acknowledged, then delivered "
-                      + "until the deadline (another \(name) stops at once)")
-        input.endAtWhatHasArrived()
+    }
+
+    /// Stops the process as `number`'s default would, saying what stays.
+    private func stop(_ number: Int32, drain: Bool) {
+        let name = Self.name(of: number)
+        Console.error(drain ? "relay: \(name): stopping the drain now; what was not delivered stays in the journal, for the next run or --drain"
+                            : "relay: \(name): stopping now; what was acknowledged is in the journal, for the next run or --drain")
+        signal(number, SIG_DFL)
+        kill(getpid(), number)  // to the process: raise(3) would pend on this thread, where dispatch blocks signals
     }
 }

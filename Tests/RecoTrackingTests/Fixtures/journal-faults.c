@@ -6,7 +6,10 @@
 //   RECOKIT_FAULT            "fsync-eio": the directory's fsync fails with EIO;
 //                            "open-emfile": opening the directory fails with EMFILE (out of descriptors);
 //                            "flock-enolck": locking a file in the directory fails with ENOLCK (a network
-//                            file system without its lock service)
+//                            file system without its lock service);
+//                            "open-stall": opening the directory or a file in it waits (a disk or a network
+//                            file system that does not answer) until the trigger is gone; while it waits,
+//                            the file TRIGGER.stalled exists, so a test knows the process is held there
 //   RECOKIT_FAULT_TRIGGER    the fault holds while this path exists
 //
 // "call": one call counted among the calls on the directory's files (open, write, pread, fsync,
@@ -214,6 +217,15 @@ int unlink(const char *path) {
 }
 
 static int openWith(const char *symbol, const char *path, int flags, mode_t mode) {
+    int (*real)(const char *, int, ...) = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, symbol);
+    if ((isInTheDirectory(path) || isTheDirectory(path)) && armed("open-stall")) {
+        const char *trigger = getenv("RECOKIT_FAULT_TRIGGER");
+        char stalled[4096];
+        snprintf(stalled, sizeof stalled, "%s.stalled", trigger);
+        int marker = real(stalled, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+        if (marker >= 0) close(marker);
+        while (access(trigger, F_OK) == 0) usleep(10000);
+    }
     if (isTheDirectory(path) && armed("open-emfile")) {
         errno = EMFILE;
         return -1;
@@ -222,7 +234,6 @@ static int openWith(const char *symbol, const char *path, int flags, mode_t mode
         int error = counts("open", path);
         if (error) { errno = error > 0 ? error : EIO; return -1; }
     }
-    int (*real)(const char *, int, ...) = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, symbol);
     return real(path, flags, mode);
 }
 

@@ -14,6 +14,9 @@ enum JournalFaultShim {
         case openFails = "open-emfile"
         /// Locking a file in the directory fails with `ENOLCK` (a network file system without its lock service).
         case lockFails = "flock-enolck"
+        /// Opening the directory or a file in it waits until the trigger is gone (a disk or a network file
+        /// system that does not answer); `TRIGGER.stalled` exists once a call waits.
+        case openStalls = "open-stall"
 
         /// The faults of the directory's `fsync` and `open`, which a new file's name meets.
         static let namingFaults: [Fault] = [.fsyncFails, .openFails]
@@ -24,6 +27,7 @@ enum JournalFaultShim {
             case .fsyncFails: "cannot fsync %@: Input/output error"
             case .openFails: "cannot open %@: Too many open files"
             case .lockFails: "cannot lock %@: No locks available"
+            case .openStalls: "(none: the call waits, then succeeds)"
             }
         }
         var testDescription: String { rawValue }
