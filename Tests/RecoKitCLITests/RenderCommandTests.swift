@@ -57,14 +57,29 @@ struct RenderCommandTests {
         #expect(result.out.hasPrefix("1) Luma Yoga For Life <240-LV09> & co\n2) Sprite Yoga Companion Kit <24-WG080> & co\n"))
     }
 
-    @Test func aTemplateErrorNamesTheTemplateLineAndColumn() throws {
+    /// A template error names the file, line and column, as a compiler does (an editor or a terminal opens
+    /// the place from it), whether the file is the one rendered or one it includes, and found when loading
+    /// or when rendering; it said only the template's name (`broken:3:1`), not where that came from.
+    @Test func aTemplateErrorNamesTheFileLineAndColumn() throws {
         let folder = try RenderPreviewCLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Data("<ul>\n{{#products}}<li>{{name}}\n{{/product}}</ul>".utf8).write(to: folder.appendingPathComponent("broken.mustache"))
-        let result = try RenderPreviewCLI.run(["render", RenderPreviewCLI.payload("segmentify-v3"), "--templates", folder.path, "--template", "broken"])
-        #expect(result.status == 1)
-        #expect(result.err.contains("broken:3:1"), "\(result.err)")
-        #expect(result.out.isEmpty)
+        let cases: [(file: String, text: String, render: String, place: String, message: String)] = [
+            ("broken", "<ul>\n{{#products}}<li>{{name}}\n{{/product}}</ul>", "broken", "broken.mustache:3:1", "mismatched closing tag {{/product}}"),
+            ("tile", "<li>\n  {{>price-tag}}</li>", "carousel", "tile.mustache:2:3", #"unknown partial "price-tag""#),
+            ("itself", "<ul>{{#products}}{{>itself}}{{/products}}</ul>", "itself", "itself.mustache:1:18",
+             "partials and the sections around them nest deeper than"),
+            ("mine", "{{<carousel}}{{$price}}\n\n {{>nowhere}}{{/price}}{{/carousel}}", "mine", "mine.mustache:3:2", #"unknown partial "nowhere""#),
+        ]
+        for entry in cases {
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            for file in files { try FileManager.default.removeItem(at: folder.appendingPathComponent(file)) }
+            try Data(entry.text.utf8).write(to: folder.appendingPathComponent(entry.file + ".mustache"))
+            let result = try RenderPreviewCLI.run(["render", RenderPreviewCLI.payload("segmentify-v3"), "--templates", folder.path, "--template", entry.render])
+            let place = folder.appendingPathComponent(entry.place).path
+            #expect(result.status == 1, "\(entry.file)")
+            #expect(result.err.contains("error: \(place): \(entry.message)"), "\(entry.file): \(result.err)")
+            #expect(result.out.isEmpty)
+        }
     }
 
     @Test func anUnknownTemplateListsTheNames() throws {

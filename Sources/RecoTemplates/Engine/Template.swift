@@ -59,7 +59,12 @@ public struct Template: Sendable {
         var renderer = Renderer(
             root: value, names: compiled.names, lookups: compiled.lookups, library: partials, limits: limits,
             capacity: compiled.sizeHint.value)
-        try renderer.render(compiled.nodes)
+        do throws(TemplateError) {
+            try renderer.render(compiled.nodes)
+        } catch {
+            // A partial's error names the file it was read from, when the library read it from a folder.
+            throw partials?.located(error, renderedFrom: self) ?? error
+        }
         let text = renderer.output.finish()
         compiled.sizeHint.record(text.utf8.count)
         return text

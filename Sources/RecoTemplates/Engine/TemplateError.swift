@@ -1,7 +1,9 @@
 /// A template that cannot be loaded or rendered, with the template's name and, when it is about a place in
 /// the template, the line and column.
 ///
-/// Its description is one line: `carousel:12:5: unclosed section "products", expected {{/products}}`.
+/// Its description is one line: `carousel:12:5: unclosed section "products", expected {{/products}}`; for a
+/// template a library read from a folder, its file instead of its name
+/// (`Templates/carousel.mustache:12:5: …`), as compilers and editors name places.
 public struct TemplateError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Base: Hashable, Sendable {
         case syntax
@@ -37,6 +39,8 @@ public struct TemplateError: Error, Hashable, Sendable, CustomStringConvertible 
     private let base: Base
     /// The template's name (or the file or folder, for an unreadable one).
     public let templateName: String
+    /// The file the template was read from, when a ``TemplateLibrary`` loaded it from a folder.
+    public let file: String?
     /// The 1-based line in the template, when the error is about a place in it.
     public let line: Int?
     /// The 1-based column (in characters) in the template, when the error is about a place in it.
@@ -44,12 +48,19 @@ public struct TemplateError: Error, Hashable, Sendable, CustomStringConvertible 
     /// What went wrong and, where it helps, what was expected.
     public let message: String
 
-    private init(_ base: Base, _ message: String, template: String, line: Int? = nil, column: Int? = nil) {
+    private init(_ base: Base, _ message: String, template: String, file: String? = nil, line: Int? = nil, column: Int? = nil) {
         self.base = base
         self.message = message
         self.templateName = template
+        self.file = file
         self.line = line
         self.column = column
+    }
+
+    /// The same error, placed in `file` (the file its template was read from), unless it names one already.
+    func inFile(_ file: String?) -> TemplateError {
+        guard self.file == nil, let file else { return self }
+        return TemplateError(base, message, template: templateName, file: file, line: line, column: column)
     }
 
     /// The kind of failure.
@@ -65,9 +76,10 @@ public struct TemplateError: Error, Hashable, Sendable, CustomStringConvertible 
         }
     }
 
-    /// One line: `name:line:column: message` (line and column when the error has a place).
+    /// One line: `name:line:column: message` (line and column when the error has a place; the file
+    /// instead of the name when there is one).
     public var description: String {
-        var text = templateName
+        var text = file ?? templateName
         if let line { text += ":\(line)" }
         if let column { text += ":\(column)" }
         return text + ": " + message

@@ -16,11 +16,14 @@ public struct TemplateLibrary: Sendable {
 
     private final class Storage: Sendable {
         let templates: [String: Template]
+        /// The file each template read from a folder came from, by name.
+        let files: [String: String]
         let fallback: TemplateLibrary?
         let missingPartials: MissingPartials
 
-        init(templates: [String: Template], fallback: TemplateLibrary?, missingPartials: MissingPartials) {
+        init(templates: [String: Template], files: [String: String], fallback: TemplateLibrary?, missingPartials: MissingPartials) {
             self.templates = templates
+            self.files = files
             self.fallback = fallback
             self.missingPartials = missingPartials
         }
@@ -53,10 +56,18 @@ public struct TemplateLibrary: Sendable {
     public init(compiled templates: [Template], missingPartials: MissingPartials = .error, fallback: TemplateLibrary? = nil)
         throws(TemplateError)
     {
+        try self.init(compiled: templates, files: [:], missingPartials: missingPartials, fallback: fallback)
+    }
+
+    private init(compiled templates: [Template], files: [String: String], missingPartials: MissingPartials, fallback: TemplateLibrary?)
+        throws(TemplateError)
+    {
         var byName: [String: Template] = [:]
         for template in templates { byName[template.name] = template }
-        storage = Storage(templates: byName, fallback: fallback, missingPartials: missingPartials)
-        for name in byName.keys.sorted() { try check(byName[name]!) }
+        storage = Storage(templates: byName, files: files, fallback: fallback, missingPartials: missingPartials)
+        for name in byName.keys.sorted() {
+            do throws(TemplateError) { try check(byName[name]!) } catch { throw located(error) }
+        }
     }
 
     /// Loads every `*.mustache` file of a folder (the name is the file name without its extension).
@@ -81,9 +92,13 @@ public struct TemplateLibrary: Sendable {
                 throw .unreadable(url.path, reason: error.localizedDescription)
             }
             let mode = fallback?.template(named: name)?.escaping ?? escaping
-            compiled.append(try Template(text, name: name, escaping: mode))
+            do throws(TemplateError) {
+                compiled.append(try Template(text, name: name, escaping: mode))
+            } catch {
+                throw error.inFile(url.path)
+            }
         }
-        try self.init(compiled: compiled, missingPartials: missingPartials, fallback: fallback)
+        try self.init(compiled: compiled, files: files.mapValues(\.path), missingPartials: missingPartials, fallback: fallback)
     }
 
     private static func templateFiles(in directory: URL, fileExtension: String) throws(TemplateError) -> [String: URL] {
@@ -116,6 +131,22 @@ public struct TemplateLibrary: Sendable {
     public func render(_ name: String, _ value: TemplateValue, limits: RenderLimits = .default) throws(TemplateError) -> String {
         guard let template = template(named: name) else { throw .unknownTemplate(name, known: names) }
         return try template.render(value, partials: self, limits: limits)
+    }
+
+    /// The file the template of this name was read from, here or in the fallback; nil for one given as text.
+    public func file(of name: String) -> String? {
+        if storage.templates[name] != nil { return storage.files[name] }
+        return storage.fallback?.file(of: name)
+    }
+
+    /// `error`, placed in the file of the template it names when this library read that from a folder.
+    /// An error in `template` (the one rendered) is placed only when it is this library's template of that
+    /// name, not another that shares its name.
+    func located(_ error: TemplateError, renderedFrom template: Template? = nil) -> TemplateError {
+        if let template, error.templateName == template.name, self.template(named: template.name)?.compiled !== template.compiled {
+            return error
+        }
+        return error.inFile(file(of: error.templateName))
     }
 
     /// Every name that resolves, here or in the fallback, sorted.

@@ -84,7 +84,34 @@ struct TemplateLibraryTests {
         let directory = try folder(["grid.mustache": "<div>\n  {{#products}}{{>tile}}{{/products}}\n</div>"])
         defer { try? FileManager.default.removeItem(at: directory) }
         let failure = #expect(throws: TemplateError.self) { try TemplateLibrary(directory: directory) }
-        #expect(failure?.description == #"grid:2:16: unknown partial "tile", expected a template of that name in the library"#)
+        #expect(failure?.description == directory.appendingPathComponent("grid.mustache").path
+                + #":2:16: unknown partial "tile", expected a template of that name in the library"#)
+        #expect(failure?.templateName == "grid")
+    }
+
+    @Test("a folder template's syntax error, and one met while rendering, name its file, line and column")
+    func directoryErrorsNameTheFile() throws {
+        let broken = try folder(["tiles/tile.mustache": "<li>{{#price}}\n{{/prices}}</li>"])
+        defer { try? FileManager.default.removeItem(at: broken) }
+        let failure = #expect(throws: TemplateError.self) { try TemplateLibrary(directory: broken) }
+        #expect(failure?.description.hasPrefix(broken.appendingPathComponent("tiles/tile.mustache").path + ":2:1: mismatched closing tag") == true,
+                "\(failure?.description ?? "")")
+        #expect(failure?.file == broken.appendingPathComponent("tiles/tile.mustache").path)
+
+        let looping = try folder(["list.mustache": "<ul>{{>row}}</ul>", "row.mustache": "<li>\n {{>row}}</li>"])
+        defer { try? FileManager.default.removeItem(at: looping) }
+        let library = try TemplateLibrary(directory: looping)
+        let row = looping.appendingPathComponent("row.mustache").path
+        #expect(library.file(of: "row") == row)
+        #expect(library.file(of: "nowhere") == nil)
+        let deep = #expect(throws: TemplateError.self) { try library.render("list", .null) }
+        #expect(deep?.kind == .tooDeep)
+        #expect(deep?.description.hasPrefix(row + ":2:2: partials and the sections around them nest deeper") == true, "\(deep?.description ?? "")")
+        // A template given as text that shares a folder template's name is not placed in that file.
+        let given = try Template("{{>nowhere}}", name: "row")
+        let unplaced = #expect(throws: TemplateError.self) { try given.render(.null, partials: library) }
+        #expect(unplaced?.file == nil)
+        #expect(unplaced?.description.hasPrefix("row:1:1: unknown partial") == true, "\(unplaced?.description ?? "")")
     }
 
     @Test("a folder that does not exist is an error, not an empty library")
