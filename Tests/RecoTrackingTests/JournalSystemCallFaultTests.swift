@@ -217,6 +217,61 @@ extension IntegrationSuite {
 }
 
 extension IntegrationSuite.JournalSystemCallFaultTests {
+    /// A call interrupted by a signal (`EINTR`: a handler of the host process installed without
+    /// `SA_RESTART`, a sampling profiler's `SIGPROF`, on a network or FUSE file system) is made again: it
+    /// says nothing of the disk. Seeded rounds pick a call the journal makes (`open`, `write`, `pread`,
+    /// `fsync`, `ftruncate`) and interrupt it and up to 39 after it; the relay must exit 0, report no disk
+    /// error, and deliver every line. An interrupted `open`, `fsync` or `ftruncate` stopped the relay as a
+    /// failed disk (exit 1, "Interrupted system call").
+    @Test func anInterruptedCallIsMadeAgain() async throws {
+        let (seed, rounds) = Self.choices("anInterruptedCallIsMadeAgain", rounds: 8, share: 2)
+        var random = SeededRandom(seed: seed)
+        let count = 600
+        var made: [String: Int] = [:]
+        let interruptible = ["open", "write", "pread", "fsync", "ftruncate"]
+        var met: Set<String> = []
+        var order: [String] = []
+        for round in 0...rounds {
+            let setting = try Round()
+            // Round 0 only counts; then each name the relay made in turn (in a seeded order), one of its calls
+            // picked at random.
+            let name = round == 0 ? "" : order[(round - 1) % order.count]
+            // From the first half of the calls the counting run (batched, which makes the fewest) made, so
+            // that the round, whose timing differs, surely makes the one picked.
+            let call = round == 0 ? 0 : Int.random(in: 1...max(1, (made[name] ?? 1) / 2), using: &random)
+            let times = round == 0 ? 1 : [1, 2, 40].randomElement(using: &random)!
+            let strict = round > 0 && Bool.random(using: &random)
+            let what = "seed \(seed) round \(round): \(name) \(call) of \(made[name] ?? 0) interrupted ×\(times), \(strict ? "strict" : "batched")"
+            let relay = try RelayProcess(setting.relay + ["--deadline", "10", "--durability", strict ? "strict" : "batched"],
+                                         environment: JournalFaultShim.call(call, named: name, error: "EINTR", repeat: times,
+                                                                            directory: setting.directory, log: setting.log))
+            for piece in 0..<10 {
+                relay.feed((piece * count / 10 + 1...(piece + 1) * count / 10).map { Self.line(round: round, number: $0) }, keepOpen: true)
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            relay.closeInput()
+            let (status, counted) = try Self.finished(relay, log: setting.log, counting: round == 0, what: what)
+            if round == 0 {
+                made = counted.made
+                order = interruptible.filter { (made[$0] ?? 0) > 0 }.shuffled(using: &random)
+                print("anInterruptedCallIsMadeAgain: the calls a relay makes for \(count) lines: \(Self.describe(made))")
+                continue
+            }
+            if counted.fired > 0 { met.insert(name) }
+            print("anInterruptedCallIsMadeAgain: \(what): \(counted.fired) interrupted; status \(status)")
+            #expect(status == 0 && !relay.stderr.contains("Interrupted system call"), "\(what): \(relay.stderr.suffix(600))")
+            #expect(relay.acknowledged.count == count, "\(what): \(relay.acknowledged.count) acknowledged")
+            let received = Set(try await setting.server.received().map(\.id))
+            let missing = relay.acknowledged.filter { !$0.value.allSatisfy(received.contains) }.keys.sorted()
+            #expect(missing.isEmpty, "\(what): lines \(missing.prefix(5)) acknowledged and not delivered")
+        }
+        // Every name the relay made was interrupted at least once when the rounds went round them all.
+        #expect(order.count >= 4, "seed \(seed): the relay made only \(order) of \(interruptible)")
+        if rounds >= order.count {
+            #expect(met == Set(order), "seed \(seed): interrupted only \(met.sorted()) of \(order)")
+        }
+    }
+
     /// A delivery checkpoint the disk cannot read (`EIO` opening it): delivery restarts at the oldest
     /// segment (duplicates, never loss), the note gives the system's words, and the run fails, for the
     /// relay and for `recokit journal`. It was "the delivery checkpoint was unreadable", as for bytes that

@@ -52,7 +52,7 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
             if fd < 0, errno == ENOENT { return try lockDirectory(operation) }
         }
         guard fd >= 0 else { throw Self.failure("open", path) }
-        guard flock(fd, operation) == 0 else {
+        guard Self.uninterrupted({ flock(fd, operation) }) == 0 else {
             let code = errno
             closeDescriptor(fd)
             // Only a lock another process holds is "in use". A file system that cannot lock (`ENOLCK` on a
@@ -80,7 +80,7 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
     private func lockDirectory(_ operation: Int32) throws(JournalStorageError) {
         let fd = Self.openFile(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw Self.failure("open", directory.path) }
-        guard flock(fd, operation) == 0 else {
+        guard Self.uninterrupted({ flock(fd, operation) }) == 0 else {
             let code = errno
             closeDescriptor(fd)
             if code == EWOULDBLOCK { throw .inUse(directory.path) }
@@ -200,7 +200,7 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
 
     func sync(_ name: String) throws(JournalStorageError) {
         let fd = try handle(name, create: false)
-        guard fsync(fd) == 0 else { throw Self.failure("fsync", path(name)) }
+        guard Self.uninterrupted({ fsync(fd) }) == 0 else { throw Self.failure("fsync", path(name)) }
         // A file deleted or replaced under the journal (its folder removed by hand or by a cleaner of old
         // files) still takes writes through the open descriptor, and `fsync` succeeds, but nothing written
         // to it survives the process: its sync makes nothing durable, and says so.
@@ -236,9 +236,9 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
 
     func truncate(_ name: String, to size: Int) throws(JournalStorageError) {
         let fd = try handle(name, create: false)
-        guard ftruncate(fd, off_t(size)) == 0 else { throw Self.failure("truncate", path(name)) }
+        guard Self.uninterrupted({ ftruncate(fd, off_t(size)) }) == 0 else { throw Self.failure("truncate", path(name)) }
         lseek(fd, off_t(size), SEEK_SET)
-        guard fsync(fd) == 0 else { throw Self.failure("fsync", path(name)) }
+        guard Self.uninterrupted({ fsync(fd) }) == 0 else { throw Self.failure("fsync", path(name)) }
     }
 
     func replace(_ name: String, with bytes: [UInt8], durable: Bool) throws(JournalStorageError) {
@@ -254,7 +254,7 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
             unlink(temporary)
             throw error
         }
-        if durable { guard fsync(fd) == 0 else { throw Self.failure("fsync", temporary) } }
+        if durable { guard Self.uninterrupted({ fsync(fd) }) == 0 else { throw Self.failure("fsync", temporary) } }
         guard rename(temporary, path(name)) == 0 else { throw Self.failure("rename", temporary) }
         // The old file's descriptor (if one was open) now names the replaced file.
         if let old = handles.withLock({ $0.removeValue(forKey: name) }) { closeDescriptor(old) }
@@ -291,7 +291,7 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
         let fd = Self.openFile(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw Self.failure("open", directory.path, making: path(name)) }
         defer { closeDescriptor(fd) }
-        guard fsync(fd) == 0 else { throw Self.failure("fsync", directory.path, making: path(name)) }
+        guard Self.uninterrupted({ fsync(fd) }) == 0 else { throw Self.failure("fsync", directory.path, making: path(name)) }
         namesToMakeDurable.withLock { $0.subtract(waiting) }
     }
 
@@ -313,11 +313,24 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
     }
 
     private static func openFile(_ path: String, _ flags: Int32) -> Int32 {
-        #if canImport(Glibc)
-        Glibc.open(path, flags, 0o644)
-        #else
-        Darwin.open(path, flags, 0o644)
-        #endif
+        uninterrupted {
+            #if canImport(Glibc)
+            Glibc.open(path, flags, 0o644)
+            #else
+            Darwin.open(path, flags, 0o644)
+            #endif
+        }
+    }
+
+    /// `call`'s result, made again while it fails with `EINTR`: a signal handler of the host process
+    /// installed without `SA_RESTART` (or a sampling profiler's `SIGPROF`) interrupted it, which says nothing
+    /// of the disk. On a network or FUSE file system `open`, `fsync` and `ftruncate` can be interrupted, and
+    /// each was taken for the disk's failure: the relay stopped, a tracker reported a disk error.
+    private static func uninterrupted(_ call: () -> Int32) -> Int32 {
+        while true {
+            let result = call()
+            if result >= 0 || errno != EINTR { return result }
+        }
     }
 
     /// The error of a call that just failed, with the system's reason (`errno`); `making`: the file whose
