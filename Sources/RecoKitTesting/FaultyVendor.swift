@@ -26,7 +26,7 @@ import Darwin
 /// let ids = try interactions.map { try tracker.track($0).description }
 /// try tracker.flush()
 /// #expect(await tracker.waitUntilIdle(timeout: .seconds(120)))
-/// #expect(Set(ids).isSubset(of: vendor.confirmed))
+/// #expect(vendor.unconfirmed(ids).isEmpty, "\(vendor.answersInWords)")
 /// ```
 public final class FaultyVendor: @unchecked Sendable {
     /// How one request is answered.
@@ -92,6 +92,23 @@ public final class FaultyVendor: @unchecked Sendable {
     public var confirmed: Set<String> { lock.withLock { confirmedIds } }
     /// How many requests got each answer.
     public var answers: [Answer: Int] { lock.withLock { answered } }
+
+    /// ``answers`` in words, for a test's message: `closeBeforeReply 4, cutShort 9, …`.
+    public var answersInWords: String {
+        answers.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
+    }
+
+    /// The faults picked from that no request has met yet.
+    public var faultsNotMet: [Answer] {
+        let met = answers
+        return faults.filter { met[$0] == nil }
+    }
+
+    /// Those of `ids` that no whole `SUCCESS` reply confirmed, in their order.
+    public func unconfirmed(_ ids: [String]) -> [String] {
+        let confirmed = self.confirmed
+        return ids.filter { !confirmed.contains($0) }
+    }
 
     /// Stops accepting and closes every connection.
     public func stop() {
@@ -278,7 +295,19 @@ public final class FaultyVendor: @unchecked Sendable {
 
 /// Why a ``FaultyVendor`` could not start.
 public struct FaultyVendorError: Error, CustomStringConvertible, Sendable {
-    /// What failed.
+    /// What kind of failure this is: compare with the static members (`error.kind == .cannotListen`).
+    /// New kinds may be added; a `switch` over them needs a `default`.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        fileprivate let name: String
+        /// No socket could be made, bound to 127.0.0.1 or listened on (out of descriptors or ports).
+        public static let cannotListen = Kind(name: "cannotListen")
+        /// The kind's name.
+        public var description: String { name }
+    }
+
+    /// The kind of failure.
+    public var kind: Kind { .cannotListen }
+    /// What failed, with the system's words.
     public let reason: String
     public var description: String { "FaultyVendor: \(reason)" }
 }

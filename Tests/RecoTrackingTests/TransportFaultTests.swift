@@ -50,18 +50,17 @@ struct TransportFaultTests {
         try tracker.flush()
         let idle = await tracker.waitUntilIdle(timeout: .seconds(120))
         let summary = await tracker.shutdown(deadline: .seconds(5))
-        let answers = vendor.answers.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
+        let answers = vendor.answersInWords
         print("TransportFaultTests \(vendorName): \(summary); the vendor's answers: \(answers); last error: \(tracker.statistics.lastError ?? "none")")
         #expect(idle, "seed \(seed): still sending after two minutes: \(summary), \(answers)")
         #expect(summary.deadLettered == 0, "seed \(seed): \(summary): \(tracker.statistics.lastError ?? "")")
-        let confirmed = vendor.confirmed
-        let missing = tracked.filter { !confirmed.contains($0) }
+        let missing = vendor.unconfirmed(tracked)
         #expect(missing.isEmpty, "seed \(seed): \(missing.count) of \(tracked.count) events never confirmed, the first \(missing.prefix(3)); \(summary), \(answers)")
-        let met = Set(vendor.answers.keys)
-        #expect(met.isSuperset(of: FaultyVendor.Answer.faults), "seed \(seed): faults never met: \(Set(FaultyVendor.Answer.faults).subtracting(met))")
+        #expect(vendor.faultsNotMet.isEmpty, "seed \(seed): faults never met: \(vendor.faultsNotMet)")
     }
 
-    /// A reply that never comes is given up at the request's timeout, in words a log reader can act on
+    /// A reply that never comes is given up at the request's timeout (the words say it was the timeout that
+    /// answered; no test here measures time), in words a log reader can act on
     /// (Foundation on Linux has none for a `URLError` the transport makes itself: the tracker's last error
     /// read `Error Domain=NSURLErrorDomain Code=-1001 "(null)"`).
     @Test func aReplyThatNeverComesIsGivenUpAtTheTimeoutInWords() async throws {
@@ -69,15 +68,12 @@ struct TransportFaultTests {
             let vendor = try FaultyVendor(seed: 1, successPercent: 0, faults: [fault])
             defer { vendor.stop() }
             let request = VendorRequest(method: "POST", url: vendor.baseURL.appendingPathComponent("events"), headers: [], body: Data("[]".utf8))
-            let started = ContinuousClock.now
             do {
                 _ = try await URLSessionTransport().send(request, timeout: .milliseconds(500))
                 Issue.record("\(fault): a reply came")
             } catch {
-                let waited = ContinuousClock.now - started
                 #expect((error as? URLError)?.code == .timedOut, "\(fault): \(error)")
                 #expect(Tracker.words(for: error).hasPrefix("no whole reply within 0.5 seconds (127.0.0.1)"), "\(fault): \(Tracker.words(for: error))")
-                #expect(waited < .seconds(5), "\(fault): answered after \(waited)")
             }
         }
     }
