@@ -54,10 +54,16 @@ public final class FaultyVendor: @unchecked Sendable {
     /// Faults not yet answered: each is met once, in a seeded order, before any is picked again.
     private var unmet: [Answer]
 
+    /// The JSON body of a good answer.
+    private let reply: String
+
     /// Listens on a free port of 127.0.0.1. `successPercent` of the requests are answered well, the others
-    /// with one of `faults`, as `seed` picks.
+    /// with one of `faults`, as `seed` picks. A good answer is `reply`: Segmentify's events reply unless
+    /// given, or a vendor's recommendations reply for testing the fetch side.
     /// - Throws: ``FaultyVendorError`` when no socket can listen.
-    public init(seed: UInt64, successPercent: Int = 45, faults: [Answer] = Answer.faults) throws {
+    public init(seed: UInt64, successPercent: Int = 45, faults: [Answer] = Answer.faults,
+                reply: String = #"{"statusCode":"SUCCESS"}"#) throws {
+        self.reply = reply
         random = SeededRandom(seed: seed)
         self.successPercent = successPercent
         self.faults = faults
@@ -173,7 +179,7 @@ public final class FaultyVendor: @unchecked Sendable {
             switch answer {
             case .success, .successThenClose:
                 let closing = answer == .successThenClose
-                let json = #"{"statusCode":"SUCCESS"}"#
+                let json = reply
                 let reply = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n"
                     + (closing ? "Connection: close\r\n" : "") + "\r\n" + json
                 guard write(descriptor, reply) else { return }

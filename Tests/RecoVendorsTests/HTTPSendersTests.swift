@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import RecoKitTesting
 import RecoTracking
 import RecoVendors
 
@@ -40,6 +41,27 @@ struct HTTPSendersTests {
         let page = HTTPEightDigitsTransport(transport: RecordingTransport(body: "<html><body>Sign in to continue</body></html>"))
         await #expect(throws: EightDigitsError.transport("HTTP 200: the address answered with a web page, not 8digits' API (is it the right address?)")) {
             try await page.send(request)
+        }
+    }
+
+    /// A connection that fails (closed, reset, cut short) is said in words, not as a dump of Foundation's
+    /// user info, which held the request's address: Bloomreach's project token and the visitor's cookie
+    /// in it (`transport("Error Domain=NSURLErrorDomain Code=-1005 \"(null)\"UserInfo={…segments?cookie=…`).
+    @Test(arguments: [FaultyVendor.Answer.closeBeforeReply, .resetBeforeWholeRequest, .cutShort])
+    func aFailedConnectionIsSaidInWords(_ fault: FaultyVendor.Answer) async throws {
+        let vendor = try FaultyVendor(seed: 1, successPercent: 0, faults: [fault])
+        defer { vendor.stop() }
+        let fetcher = HTTPSegmentsFetcher(base: vendor.baseURL, projectToken: "secret-project", transport: URLSessionTransport())
+        let segments = await #expect(throws: BloomreachError.self) { try await fetcher.fetchSegments(cookie: "visitor-cookie") }
+        let api = try EightDigitsAPI(urlPrefix: vendor.baseURL, trackingCode: "secret-code")
+        let eightDigits = await #expect(throws: EightDigitsError.self) {
+            try await HTTPEightDigitsTransport(transport: URLSessionTransport()).send(try api.auth(username: "u", password: "p"))
+        }
+        for said in [segments.map { "\($0)" } ?? "", eightDigits.map { "\($0)" } ?? ""] {
+            #expect(!said.isEmpty)
+            for dump in ["Error Domain", "UserInfo", "(null)", "secret-project", "visitor-cookie", "secret-code"] {
+                #expect(!said.contains(dump), "\(fault): \(said)")
+            }
         }
     }
 }

@@ -229,10 +229,12 @@ public final class RecommendationsClient: @unchecked Sendable {
         return .seconds(max(1, seconds + (attoseconds > 0 ? 1 : 0) + 1))
     }
 
-    /// An error in one line: control characters escaped, at most 300 characters.
+    /// An error in one line, in words (``ErrorWords``: never a dump of Foundation's user info, which holds
+    /// the request's address and a vendor's API key with it): control characters escaped, at most 300
+    /// characters.
     static func brief(_ error: any Error) -> String {
         var text = ""
-        for scalar in String(describing: error).unicodeScalars.prefix(300) {
+        for scalar in ErrorWords.of(error).unicodeScalars.prefix(300) {
             if scalar.value < 0x20 || scalar.value == 0x7F { text += "\\u{\(String(scalar.value, radix: 16))}" } else { text.unicodeScalars.append(scalar) }
         }
         return text

@@ -278,11 +278,7 @@ extension Tracker {
 }
 
 extension Tracker {
-    /// What a transport's error says: Foundation's words for its own errors (`Could not connect to the
-    /// server.`), the error's own description for another library's, whose `localizedDescription` on
-    /// Linux is only `The operation could not be completed. (AsyncHTTPClient.HTTPClientError error 1.)`.
-    static func words(for error: any Error) -> String {
-        let localized = error.localizedDescription
-        return localized.hasPrefix("The operation could not be completed") ? String(describing: error) : localized
-    }
+    /// What a transport's error says, in words (``ErrorWords``): never a dump of Foundation's user info,
+    /// which holds the request's address and a vendor's API key with it.
+    static func words(for error: any Error) -> String { ErrorWords.of(error) }
 }

@@ -26,7 +26,7 @@ public struct HTTPSegmentsFetcher: SegmentsFetcher {
         do {
             reply = try await transport.send(request.httpRequest, timeout: timeout)
         } catch {
-            throw .transport(String(describing: error))
+            throw .transport(ErrorWords.of(error))
         }
         guard (200..<300).contains(reply.status) else { throw .httpStatus(reply.status) }
         do {

@@ -49,7 +49,7 @@ public struct ConnectifAPISender: ConnectifEventSender {
         do {
             reply = try await transport.send(request.request, timeout: timeout)
         } catch {
-            throw .sendFailed("Connectif unreachable: \(error)")
+            throw .sendFailed("Connectif unreachable: \(ErrorWords.of(error))")
         }
         guard (200..<300).contains(reply.status) else { throw .sendFailed(Self.reason(reply)) }
         guard !reply.isWebPage else {

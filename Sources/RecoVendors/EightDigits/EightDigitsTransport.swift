@@ -27,7 +27,7 @@ public struct HTTPEightDigitsTransport: EightDigitsTransport {
         do {
             reply = try await transport.send(request.httpRequest, timeout: timeout)
         } catch {
-            throw .transport(String(describing: error))
+            throw .transport(ErrorWords.of(error))
         }
         guard (200..<300).contains(reply.status) else { throw .transport("HTTP \(reply.status)") }
         guard !reply.isWebPage else {
