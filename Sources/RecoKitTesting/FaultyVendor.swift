@@ -56,14 +56,20 @@ public final class FaultyVendor: @unchecked Sendable {
 
     /// The JSON body of a good answer.
     private let reply: String
+    /// Whether every fault is met once before any request is answered well.
+    private let faultsFirst: Bool
 
     /// Listens on a free port of 127.0.0.1. `successPercent` of the requests are answered well, the others
     /// with one of `faults`, as `seed` picks. A good answer is `reply`: Segmentify's events reply unless
     /// given, or a vendor's recommendations reply for testing the fetch side.
     /// - Throws: ``FaultyVendorError`` when no socket can listen.
-    public init(seed: UInt64, successPercent: Int = 45, faults: [Answer] = Answer.faults,
+    ///
+    /// `faultsFirst`: the first requests meet every fault once (in the seeded order) before any is answered
+    /// well, so that a client that sends only a few requests (a relay with one batch) meets them all.
+    public init(seed: UInt64, successPercent: Int = 45, faults: [Answer] = Answer.faults, faultsFirst: Bool = false,
                 reply: String = #"{"statusCode":"SUCCESS"}"#) throws {
         self.reply = reply
+        self.faultsFirst = faultsFirst
         random = SeededRandom(seed: seed)
         self.successPercent = successPercent
         self.faults = faults
@@ -151,9 +157,10 @@ public final class FaultyVendor: @unchecked Sendable {
     /// The next answer: a success `successPercent` of the time, else a fault (each once before any again).
     private func pick() -> Answer {
         lock.withLock {
-            let answer: Answer = Int.random(in: 0..<100, using: &random) < successPercent
-                ? (Bool.random(using: &random) ? .success : .successThenClose)
-                : unmet.popLast() ?? faults.randomElement(using: &random)!
+            let answer: Answer = (faultsFirst ? unmet.popLast() : nil)
+                ?? (Int.random(in: 0..<100, using: &random) < successPercent
+                    ? (Bool.random(using: &random) ? .success : .successThenClose)
+                    : unmet.popLast() ?? faults.randomElement(using: &random)!)
             answered[answer, default: 0] += 1
             return answer
         }
