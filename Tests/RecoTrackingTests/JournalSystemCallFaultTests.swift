@@ -7,9 +7,9 @@ extension IntegrationSuite {
     /// failing (`Fixtures/journal-faults.c` preloaded): the n-th of all the relay makes on them (`open`,
     /// `write`, `pread`, `fsync`, `ftruncate`, `rename`, `unlink`, from any thread: appending, committing,
     /// reading batches back, moving the checkpoint, deleting delivered segments), failing with `EIO`,
-    /// `ENOSPC` or as a short write, alone or with the calls after it. The simulation checks the journal's
-    /// logic against a model of storage; this checks the real file storage, its error mapping and the
-    /// relay around them, on the real system calls.
+    /// `ENOSPC`, `EROFS`, `EDQUOT` or as a short write, alone or with the calls after it. The simulation
+    /// checks the journal's logic against a model of storage; this checks the real file storage, its error
+    /// mapping and the relay around them, on the real system calls.
     ///
     /// A first run counts the calls a relay makes for these lines, by name. Each round then picks a name
     /// and one of its calls to fail; one round in three starts from a journal a relay left while the vendor
@@ -28,7 +28,9 @@ extension IntegrationSuite {
                 + #""userId":"-897541074991628287","sessionId":"-2739101928374651","lang":"TR","pageUrl":"https://www.shop.example/"}"#
         }
 
-        static let errors = ["EIO", "ENOSPC", "SHORT"]
+        /// A failing disk, a full one, a file system remounted read-only after errors (ext4's
+        /// `errors=remount-ro`), a quota used up, and a write that takes part of its bytes.
+        static let errors = ["EIO", "ENOSPC", "EROFS", "EDQUOT", "SHORT"]
         /// How many calls fail from the picked one: one, a few, or a disk that stays bad for a while.
         static let runs = [1, 1, 2, 5, 40]
 
@@ -82,7 +84,7 @@ extension IntegrationSuite {
         @discardableResult
         static func expectShown(_ counted: JournalFaultShim.CallLog, error: String, status: Int32, output: String, what: String) -> Bool {
             guard counted.fired > 0, error != "SHORT" || counted.first != "write" else { return false }
-            let named = ["Input/output error", "No space left on device"].contains { output.contains($0) }
+            let named = ["Input/output error", "No space left on device", "Read-only file system", "Disk quota exceeded"].contains { output.contains($0) }
             #expect(status != 0 && named, "\(what): a failed \(counted.first) of \(counted.file) must show: status \(status), \(output.suffix(800))")
             return true
         }

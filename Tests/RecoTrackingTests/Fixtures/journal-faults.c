@@ -19,8 +19,9 @@
 //   RECOKIT_FAULT_NAME       only calls of this name are counted (all when unset)
 //   RECOKIT_FAULT_FILE       only calls on the file of this name in the directory are counted (all when unset)
 //   RECOKIT_FAULT_CALL       the number of the counted call that fails first (from 1)
-//   RECOKIT_FAULT_ERROR      "EIO", "ENOSPC", "EINTR" (interrupted by a signal), or "SHORT" (a write takes
-//                            half its bytes; other calls EIO)
+//   RECOKIT_FAULT_ERROR      "EIO", "ENOSPC", "EROFS" (the file system remounted read-only after errors),
+//                            "EDQUOT" (the user's quota used up), "EINTR" (interrupted by a signal), or
+//                            "SHORT" (a write takes half its bytes; other calls EIO)
 //   RECOKIT_FAULT_LOG        a file that gets, at exit, "calls C fired F first NAME FILE" (how many calls
 //                            were counted, how many failed, the first that did and the file's name),
 //                            then a line "NAME N" for each name: the calls of that name made
@@ -112,6 +113,8 @@ static int counts(const char *name, const char *path) {
     const char *error = getenv("RECOKIT_FAULT_ERROR");
     if (error && strcmp(error, "ENOSPC") == 0) return ENOSPC;
     if (error && strcmp(error, "EINTR") == 0) return EINTR;
+    if (error && strcmp(error, "EROFS") == 0) return EROFS;
+    if (error && strcmp(error, "EDQUOT") == 0) return EDQUOT;
     if (error && strcmp(error, "SHORT") == 0) return strcmp(name, "write") == 0 ? -1 : EIO;
     return EIO;
 }
