@@ -61,11 +61,10 @@ public final class FaultyVendor: @unchecked Sendable {
 
     /// Listens on a free port of 127.0.0.1. `successPercent` of the requests are answered well, the others
     /// with one of `faults`, as `seed` picks. A good answer is `reply`: Segmentify's events reply unless
-    /// given, or a vendor's recommendations reply for testing the fetch side.
+    /// given, or a vendor's recommendations reply for testing the fetch side. With `faultsFirst`, the first
+    /// requests meet every fault once (in the seeded order) before any is answered well, so that a client
+    /// that sends only a few requests (a relay with one batch) surely meets them all.
     /// - Throws: ``FaultyVendorError`` when no socket can listen.
-    ///
-    /// `faultsFirst`: the first requests meet every fault once (in the seeded order) before any is answered
-    /// well, so that a client that sends only a few requests (a relay with one batch) meets them all.
     public init(seed: UInt64, successPercent: Int = 45, faults: [Answer] = Answer.faults, faultsFirst: Bool = false,
                 reply: String = #"{"statusCode":"SUCCESS"}"#) throws {
         self.reply = reply

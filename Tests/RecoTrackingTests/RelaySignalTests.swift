@@ -35,7 +35,7 @@ extension IntegrationSuite {
                     let what = "seed \(seed) round \(round): \(durability), \(first) + \(second) lines"
                     #expect(relay.process.terminationReason == .exit && status == 0, "\(what): \(relay.stderr.suffix(600))")
                     #expect(relay.acknowledged.count == first + second, "\(what): \(relay.acknowledged.count) acknowledged: \(relay.stderr.suffix(600))")
-                    let name = [SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP"][number] ?? "?"
+                    let name = Self.name(number)
                     #expect(relay.stderr.contains("relay: \(name): reading no more input"), "\(relay.stderr)")
                     let received = Set(try await server.received().map(\.id))
                     let missing = relay.acknowledged.filter { !$0.value.allSatisfy(received.contains) }.keys.sorted()
@@ -101,7 +101,7 @@ extension IntegrationSuite {
                 #expect(relay.writeNow((1...30).map { RelayDamageTests.line($0) + "\n" }.joined()))
                 #expect(await relay.waitUntil { _ in stalled() }, "the relay never reached its journal: \(relay.stderr)")
                 relay.send(number)
-                let name = RelaySignalTests.name(number)
+                let name = Self.name(number)
                 #expect(await relay.waitUntil { $0.stderr.contains("relay: \(name) while the journal opens") }, "\(relay.stderr)")
                 release()
                 let status = relay.wait()
@@ -192,7 +192,7 @@ extension IntegrationSuite {
                 #expect(answered == Set(1...max(1, answered.max() ?? 1)), "every line read is answered, in order")
                 #expect(accepted.count > 3000, "the journal took what it could hold: \(accepted.count) lines")
                 #expect(!refused.isEmpty, "the line that waited for room, at least, was refused")
-                let name = [SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP"][number] ?? "?"
+                let name = Self.name(number)
                 let reason = "not taken: the journal stayed full for the deadline after \(name); send it again"
                 #expect(refused.values.allSatisfy { $0.hasPrefix(reason) }, "\(refused.values.first ?? "")")
                 #expect(relay.stderr.contains("relay: \(name): the journal stayed full for the deadline after the signal; \(refused.count) lines "

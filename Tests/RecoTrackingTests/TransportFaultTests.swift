@@ -1,6 +1,6 @@
 import Foundation
 import RecoKitTesting
-@testable import RecoTracking
+import RecoTracking
 import RecoVendors
 import Testing
 
@@ -74,7 +74,7 @@ struct TransportFaultTests {
                 Issue.record("\(fault): a reply came")
             } catch {
                 #expect((error as? URLError)?.code == .timedOut, "\(fault): \(error)")
-                #expect(Tracker.words(for: error).hasPrefix("no whole reply within 0.5 seconds (127.0.0.1)"), "\(fault): \(Tracker.words(for: error))")
+                #expect(ErrorWords.of(error).hasPrefix("no whole reply within 0.5 seconds (127.0.0.1)"), "\(fault): \(ErrorWords.of(error))")
             }
         }
     }

@@ -41,7 +41,8 @@ final class RelaySignals: @unchecked Sendable {
     }
 
     private var stage = Stage.opening
-    private var first: (name: String, number: Int32, at: ContinuousClock.Instant)?
+    /// The first signal and when it came.
+    private var first: (number: Int32, at: ContinuousClock.Instant)?
 
     /// Takes SIGTERM, SIGINT and SIGHUP from now on.
     init() {
@@ -73,11 +74,11 @@ final class RelaySignals: @unchecked Sendable {
     }
 
     /// The signal that ended the input (`SIGTERM`), if one did.
-    var endedInput: String? { lock.withLock { first?.name } }
+    var endedInput: String? { lock.withLock { first.map { Self.name(of: $0.number) } } }
 
     /// The signal that ended the input, if one did at least `duration` ago.
     func endedInput(atLeast duration: Duration) -> String? {
-        lock.withLock { first.flatMap { $0.at.duration(to: .now) >= duration ? $0.name : nil } }
+        lock.withLock { first.flatMap { $0.at.duration(to: .now) >= duration ? Self.name(of: $0.number) : nil } }
     }
 
     /// The input ended (its end, or a signal's): a signal from now on stops the process at once.
@@ -98,7 +99,7 @@ final class RelaySignals: @unchecked Sendable {
         enum Action { case keep, end(RelayInput), stop(drain: Bool) }
         let action = lock.withLock { () -> Action in
             let isFirst = first == nil
-            if isFirst { first = (name, number, .now) }
+            if isFirst { first = (number, .now) }
             switch stage {
             case .opening: return isFirst ? .keep : .stop(drain: false)
             case .reading(let input): return isFirst ? .end(input) : .stop(drain: false)

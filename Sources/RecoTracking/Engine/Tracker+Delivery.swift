@@ -134,7 +134,7 @@ extension Tracker {
                     }
                     return false
                 }
-                counters.withLock { $0.lastError = "network: \(Self.words(for: error))" }
+                counters.withLock { $0.lastError = "network: \(ErrorWords.of(error))" }
                 verdict = .retry()
             }
             switch verdict.base {
@@ -275,10 +275,4 @@ extension Tracker {
         let snapshot = counters.withLock { $0 }
         return ShutdownSummary(delivered: snapshot.delivered, pending: journal.pendingCount, deadLettered: snapshot.deadLettered)
     }
-}
-
-extension Tracker {
-    /// What a transport's error says, in words (``ErrorWords``): never a dump of Foundation's user info,
-    /// which holds the request's address and a vendor's API key with it.
-    static func words(for error: any Error) -> String { ErrorWords.of(error) }
 }
