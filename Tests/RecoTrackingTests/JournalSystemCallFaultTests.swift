@@ -222,15 +222,17 @@ extension IntegrationSuite.JournalSystemCallFaultTests {
     /// A call interrupted by a signal (`EINTR`: a handler of the host process installed without
     /// `SA_RESTART`, a sampling profiler's `SIGPROF`, on a network or FUSE file system) is made again: it
     /// says nothing of the disk. Seeded rounds pick a call the journal makes (`open`, `write`, `pread`,
-    /// `fsync`, `ftruncate`) and interrupt it and up to 39 after it; the relay must exit 0, report no disk
-    /// error, and deliver every line. An interrupted `open`, `fsync` or `ftruncate` stopped the relay as a
-    /// failed disk (exit 1, "Interrupted system call").
+    /// `fsync`, `ftruncate`, the checkpoint's `rename`, a delivered segment's `unlink`) and interrupt it
+    /// and up to 39 after it; the relay must exit 0, report no disk error, and deliver every line. An
+    /// interrupted `open`, `fsync`, `ftruncate`, `rename` or `unlink` stopped the relay as a failed disk
+    /// (exit 1, "Interrupted system call").
     @Test func anInterruptedCallIsMadeAgain() async throws {
         let (seed, rounds) = Self.choices("anInterruptedCallIsMadeAgain", rounds: 8, share: 2)
         var random = SeededRandom(seed: seed)
-        let count = 600
+        // As many lines, fed as the rounds above feed them, so that delivered segments are deleted (`unlink`).
+        let count = 1500
         var made: [String: Int] = [:]
-        let interruptible = ["open", "write", "pread", "fsync", "ftruncate"]
+        let interruptible = ["open", "write", "pread", "fsync", "ftruncate", "rename", "unlink"]
         var met: Set<String> = []
         var order: [String] = []
         for round in 0...rounds {
@@ -247,9 +249,9 @@ extension IntegrationSuite.JournalSystemCallFaultTests {
             let relay = try RelayProcess(setting.relay + ["--deadline", "10", "--durability", strict ? "strict" : "batched"],
                                          environment: JournalFaultShim.call(call, named: name, error: "EINTR", repeat: times,
                                                                             directory: setting.directory, log: setting.log))
-            for piece in 0..<10 {
-                relay.feed((piece * count / 10 + 1...(piece + 1) * count / 10).map { Self.line(round: round, number: $0) }, keepOpen: true)
-                try await Task.sleep(for: .milliseconds(10))
+            for piece in 0..<20 {
+                relay.feed((piece * count / 20 + 1...(piece + 1) * count / 20).map { Self.line(round: round, number: $0) }, keepOpen: true)
+                try await Task.sleep(for: .milliseconds(15))
             }
             relay.closeInput()
             let (status, counted) = try Self.finished(relay, log: setting.log, counting: round == 0, what: what)
@@ -268,7 +270,7 @@ extension IntegrationSuite.JournalSystemCallFaultTests {
             #expect(missing.isEmpty, "\(what): lines \(missing.prefix(5)) acknowledged and not delivered")
         }
         // Every name the relay made was interrupted at least once when the rounds went round them all.
-        #expect(order.count >= 4, "seed \(seed): the relay made only \(order) of \(interruptible)")
+        #expect(order.count >= 6, "seed \(seed): the relay made only \(order) of \(interruptible)")
         if rounds >= order.count {
             #expect(met == Set(order), "seed \(seed): interrupted only \(met.sorted()) of \(order)")
         }

@@ -11,7 +11,8 @@ extension IntegrationSuite {
     /// words; and a run after the fault restores everything.
     ///
     /// Every case is tried, not a sample: each call the writing of a file makes (`open` of its new file,
-    /// `write`, `fsync`, `rename` over the old one) failing with `EIO`, `ENOSPC`, or as a short write.
+    /// `write`, `fsync`, `rename` over the old one) failing with `EIO`, `ENOSPC`, as a short write, or
+    /// interrupted by a signal (`EINTR`, made again: the run succeeds).
     /// The shim counts calls per process, and the preview writes each page in a process of its own, so
     /// the first call of a name fails in every page's process (and in the gallery's, writing what failed
     /// and the index); the index's `rename` alone fails only the index.
@@ -30,13 +31,17 @@ extension IntegrationSuite {
             /// gallery's index alone, after every page was written.
             var file = ""
             var testDescription: String { "\(name) \(error)" + (file.isEmpty ? "" : " on \(file)") }
-            /// A short write is finished by the next; every other call fails the file it writes.
-            var mustShow: Bool { !(name == "write" && error == "SHORT") }
+            /// A short write is finished by the next, and an interrupted call is made again; every other
+            /// call fails the file it writes.
+            var mustShow: Bool { !(name == "write" && error == "SHORT") && !isInterruption }
+            /// Interrupted by a signal (`EINTR`): made again, so the run succeeds.
+            var isInterruption: Bool { error == "EINTR" }
         }
 
         /// The first call of each name a file's writing makes (`open` of its new file, `write`, `fsync`,
-        /// `rename` over the old one), and the index's `rename` alone, each failing in each way.
-        static let faults = ["EIO", "ENOSPC", "SHORT"].flatMap { error in
+        /// `rename` over the old one), and the index's `rename` alone, each failing in each way, or
+        /// interrupted by a signal (`EINTR`: the preview and `render -o` failed on it).
+        static let faults = ["EIO", "ENOSPC", "SHORT", "EINTR"].flatMap { error in
             ["open", "write", "fsync", "rename"].map { Fault(name: $0, error: error) } + [Fault(name: "rename", error: error, file: "index.html")]
         }
 
@@ -87,6 +92,9 @@ extension IntegrationSuite {
                 let text = String(decoding: bytes, as: UTF8.self)
                 #expect(name != "index.html" && text.hasSuffix("</html>\n") && text.contains("no result"),
                         "\(fault.testDescription): \(name) is neither the last page nor a whole one: \(text.suffix(200))")
+            }
+            if fault.isInterruption {
+                #expect(status == 0, "\(fault.testDescription): an interrupted call is made again: \(stderr.suffix(800))")
             }
             if fault.mustShow || status != 0 {
                 #expect(status == 1, "\(fault.testDescription): \(stderr.suffix(800))")

@@ -1,4 +1,5 @@
 import Foundation
+import RecoTracking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -39,20 +40,22 @@ enum ReplacedFile {
         }
         var existing = stat()
         let mode = stat(target, &existing) == 0 && (existing.st_mode & S_IFMT) == S_IFREG ? mode_t(existing.st_mode & 0o7777) : 0o666
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        // Each call is made again when a signal interrupts it (SystemCall): that says nothing of the disk.
+        let descriptor = SystemCall.uninterrupted { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
         guard descriptor >= 0 else { throw failure(errno) }
         var code: Int32 = 0
-        if mode != 0o666, fchmod(descriptor, mode) != 0 { code = errno }  // as it was, whatever the umask
+        if mode != 0o666, SystemCall.uninterrupted({ fchmod(descriptor, mode) }) != 0 { code = errno }  // as it was, whatever the umask
         if code == 0 { code = StandardStreams.write(bytes, to: descriptor) ?? 0 }
-        if code == 0, fsync(descriptor) != 0 { code = errno }
-        if close(descriptor) != 0, code == 0 { code = errno }
-        if code == 0, rename(temporary, target) != 0 {
+        if code == 0, SystemCall.uninterrupted({ fsync(descriptor) }) != 0 { code = errno }
+        // A close interrupted has closed the descriptor all the same (Linux): not made again.
+        if close(descriptor) != 0, code == 0, errno != EINTR { code = errno }
+        if code == 0, SystemCall.rename(temporary, target) != 0 {
             let renameCode = errno
-            unlink(temporary)
+            _ = SystemCall.unlink(temporary)
             throw failure(renameCode, "cannot put it in place")
         }
         if code != 0 {
-            unlink(temporary)
+            _ = SystemCall.unlink(temporary)
             throw failure(code)
         }
     }

@@ -6,7 +6,8 @@ import Darwin
 import Foundation
 
 /// The journal's files in a directory, through POSIX calls: `write` (short writes returned as such),
-/// `fsync`, `ftruncate`, `rename`, `unlink`, and `flock` on `DIR/lock`.
+/// `fsync`, `ftruncate`, `rename`, `unlink`, and `flock` on `DIR/lock`, each made again when a signal
+/// interrupts it (``SystemCall``).
 final class FileJournalStorage: JournalStorage, @unchecked Sendable {
     let directory: URL
     private let handles = Locked<[String: Int32]>([:])
@@ -52,7 +53,7 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
             if fd < 0, errno == ENOENT { return try lockDirectory(operation) }
         }
         guard fd >= 0 else { throw Self.failure("open", path) }
-        guard Self.uninterrupted({ flock(fd, operation) }) == 0 else {
+        guard SystemCall.uninterrupted({ flock(fd, operation) }) == 0 else {
             let code = errno
             closeDescriptor(fd)
             // Only a lock another process holds is "in use". A file system that cannot lock (`ENOLCK` on a
@@ -80,7 +81,7 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
     private func lockDirectory(_ operation: Int32) throws(JournalStorageError) {
         let fd = Self.openFile(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw Self.failure("open", directory.path) }
-        guard Self.uninterrupted({ flock(fd, operation) }) == 0 else {
+        guard SystemCall.uninterrupted({ flock(fd, operation) }) == 0 else {
             let code = errno
             closeDescriptor(fd)
             if code == EWOULDBLOCK { throw .inUse(directory.path) }
@@ -92,7 +93,9 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
     /// The directory's file names, through `opendir` and `readdir`: a failure says the system's reason
     /// (`Too many open files`, `Permission denied`), where Foundation's said only "NSCocoaErrorDomain error 256".
     func list() throws(JournalStorageError) -> [String] {
-        guard let stream = opendir(directory.path) else { throw Self.failure("list", directory.path) }
+        var opened = opendir(directory.path)
+        while opened == nil, errno == EINTR { opened = opendir(directory.path) }
+        guard let stream = opened else { throw Self.failure("list", directory.path) }
         defer { closedir(stream) }
         var names: [String] = []
         while true {
@@ -120,12 +123,12 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
         }
         let parent = (path as NSString).deletingLastPathComponent
         if !parent.isEmpty, parent != path { try makeDirectory(parent, for: target ?? path) }
-        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw failure("create", path) }
+        guard SystemCall.uninterrupted({ mkdir(path, 0o755) }) == 0 || errno == EEXIST else { throw failure("create", path) }
     }
 
     func size(_ name: String) throws(JournalStorageError) -> Int? {
         var info = stat()
-        guard stat(path(name), &info) == 0 else {
+        guard SystemCall.uninterrupted({ stat(path(name), &info) }) == 0 else {
             if errno == ENOENT { return nil }
             throw Self.failure("stat", path(name))
         }
@@ -200,7 +203,7 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
 
     func sync(_ name: String) throws(JournalStorageError) {
         let fd = try handle(name, create: false)
-        guard Self.uninterrupted({ fsync(fd) }) == 0 else { throw Self.failure("fsync", path(name)) }
+        guard SystemCall.uninterrupted({ fsync(fd) }) == 0 else { throw Self.failure("fsync", path(name)) }
         // A file deleted or replaced under the journal (its folder removed by hand or by a cleaner of old
         // files) still takes writes through the open descriptor, and `fsync` succeeds, but nothing written
         // to it survives the process: its sync makes nothing durable, and says so.
@@ -236,9 +239,9 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
 
     func truncate(_ name: String, to size: Int) throws(JournalStorageError) {
         let fd = try handle(name, create: false)
-        guard Self.uninterrupted({ ftruncate(fd, off_t(size)) }) == 0 else { throw Self.failure("truncate", path(name)) }
+        guard SystemCall.uninterrupted({ ftruncate(fd, off_t(size)) }) == 0 else { throw Self.failure("truncate", path(name)) }
         lseek(fd, off_t(size), SEEK_SET)
-        guard Self.uninterrupted({ fsync(fd) }) == 0 else { throw Self.failure("fsync", path(name)) }
+        guard SystemCall.uninterrupted({ fsync(fd) }) == 0 else { throw Self.failure("fsync", path(name)) }
     }
 
     func replace(_ name: String, with bytes: [UInt8], durable: Bool) throws(JournalStorageError) {
@@ -251,11 +254,11 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
                 throw JournalStorageError(kind: .noSpace, description: "cannot write \(temporary): short write")
             }
         } catch {
-            unlink(temporary)
+            _ = SystemCall.unlink(temporary)
             throw error
         }
-        if durable { guard Self.uninterrupted({ fsync(fd) }) == 0 else { throw Self.failure("fsync", temporary) } }
-        guard rename(temporary, path(name)) == 0 else { throw Self.failure("rename", temporary) }
+        if durable { guard SystemCall.uninterrupted({ fsync(fd) }) == 0 else { throw Self.failure("fsync", temporary) } }
+        guard SystemCall.rename(temporary, path(name)) == 0 else { throw Self.failure("rename", temporary) }
         // The old file's descriptor (if one was open) now names the replaced file.
         if let old = handles.withLock({ $0.removeValue(forKey: name) }) { closeDescriptor(old) }
         if durable { try syncDirectory(for: name) }
@@ -277,7 +280,7 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
     func remove(_ name: String) throws(JournalStorageError) {
         if let fd = handles.withLock({ $0.removeValue(forKey: name) }) { closeDescriptor(fd) }
         namesToMakeDurable.withLock { _ = $0.remove(name) }
-        guard unlink(path(name)) == 0 || errno == ENOENT else { throw Self.failure("unlink", path(name)) }
+        guard SystemCall.unlink(path(name)) == 0 else { throw Self.failure("unlink", path(name)) }
     }
 
     /// Makes the names of the directory's files durable (a file's `fsync` does not cover its directory
@@ -291,7 +294,7 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
         let fd = Self.openFile(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw Self.failure("open", directory.path, making: path(name)) }
         defer { closeDescriptor(fd) }
-        guard Self.uninterrupted({ fsync(fd) }) == 0 else { throw Self.failure("fsync", directory.path, making: path(name)) }
+        guard SystemCall.uninterrupted({ fsync(fd) }) == 0 else { throw Self.failure("fsync", directory.path, making: path(name)) }
         namesToMakeDurable.withLock { $0.subtract(waiting) }
     }
 
@@ -313,23 +316,12 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
     }
 
     private static func openFile(_ path: String, _ flags: Int32) -> Int32 {
-        uninterrupted {
+        SystemCall.uninterrupted {
             #if canImport(Glibc)
             Glibc.open(path, flags, 0o644)
             #else
             Darwin.open(path, flags, 0o644)
             #endif
-        }
-    }
-
-    /// `call`'s result, made again while it fails with `EINTR`: a signal handler of the host process
-    /// installed without `SA_RESTART` (or a sampling profiler's `SIGPROF`) interrupted it, which says nothing
-    /// of the disk. On a network or FUSE file system `open`, `fsync` and `ftruncate` can be interrupted, and
-    /// each was taken for the disk's failure: the relay stopped, a tracker reported a disk error.
-    private static func uninterrupted(_ call: () -> Int32) -> Int32 {
-        while true {
-            let result = call()
-            if result >= 0 || errno != EINTR { return result }
         }
     }
 
