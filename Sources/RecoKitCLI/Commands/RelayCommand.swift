@@ -18,7 +18,8 @@ enum RelayCommand: Command {
     static let usage = """
         Usage: recokit relay --journal DIR --vendor segmentify|reteno --endpoint URL [--api-key KEY]
                              [--origin DOMAIN] [--durability strict|batched] [--deadline SECONDS]
-                             [--acks FILE] [--segment-bytes N] [--max-journal-bytes N] [--drain]
+                             [--acks FILE] [--request-timeout SECONDS] [--segment-bytes N]
+                             [--max-journal-bytes N] [--drain]
 
         Reads one interaction per line on stdin, journals it in DIR, and delivers it to the vendor at URL
         (a base URL: Segmentify's data center, or Reteno's API host; a local server can stand in).
@@ -81,6 +82,10 @@ enum RelayCommand: Command {
                                most, fewer fsyncs when lines stream in
           --acks FILE          write acknowledgements to FILE (appended) instead of stdout
           --deadline SECONDS   how long to keep delivering after the input ends (default 30)
+          --request-timeout SECONDS
+                               the longest one request to the vendor may take, its whole reply
+                               included, before it is given up and tried again (default 10, from
+                               0.1 to 600)
           --segment-bytes N    start a new journal segment once one holds N bytes (default 8388608,
                                at least 4096): smaller segments give delivered events' disk back sooner
           --max-journal-bytes N
@@ -106,12 +111,13 @@ enum RelayCommand: Command {
 
     static func run(_ words: [String]) async throws -> Int32 {
         let arguments = try Arguments(words, options: ["journal", "vendor", "endpoint", "api-key", "origin", "durability", "deadline", "acks",
-                                                                 "segment-bytes", "max-journal-bytes"],
+                                                                 "request-timeout", "segment-bytes", "max-journal-bytes"],
                                       flags: ["drain"])
         guard let journal = arguments.value("journal") else { throw UsageError("--journal is required") }
         let endpoint = try endpointURL(arguments.value("endpoint"))
         let deadline = Duration.milliseconds(Int64(try deadline(arguments.value("deadline")) * 1000))
         let maxJournalBytes = try maxJournalBytes(arguments.value("max-journal-bytes"))
+        let requestTimeout = try requestTimeout(arguments.value("request-timeout"))
         let segmentBytes = try segmentBytes(arguments.value("segment-bytes"))
         let apiKey = arguments.value("api-key") ?? ""
         if apiKey.isEmpty {
@@ -147,6 +153,7 @@ enum RelayCommand: Command {
         configuration.flushInterval = .milliseconds(200)
         configuration.segmentBytes = segmentBytes
         configuration.maxJournalBytes = maxJournalBytes
+        configuration.requestTimeout = requestTimeout
         let tracker = try Tracker(destination: destination, configuration: configuration)
         let recovery = tracker.recoveryReport
         if !recovery.damage.isEmpty || recovery.checkpointNote != nil {
@@ -230,6 +237,15 @@ enum RelayCommand: Command {
             throw UsageError("--deadline is a number of seconds from 0 to 86400, not \"\(text)\"")
         }
         return seconds
+    }
+
+    /// `--request-timeout`: the longest one request may take, 0.1 to 600 seconds (default 10).
+    static func requestTimeout(_ text: String?) throws(UsageError) -> Duration {
+        guard let text else { return TrackerConfiguration(journal: nil).requestTimeout }
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0.1, seconds <= 600 else {
+            throw UsageError("--request-timeout is a number of seconds from 0.1 to 600, not \"\(text)\"")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 
     /// `--segment-bytes`: a segment's size, 4096 bytes to 1 GiB (default 8 MiB).
