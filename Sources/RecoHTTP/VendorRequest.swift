@@ -91,8 +91,16 @@ public struct VendorReply: Sendable, Hashable {
     }
 
     /// The body as text, at most `limit` characters (for reasons in dead letters).
+    ///
+    /// Only the body's first bytes are read (four a character, as UTF-8 takes at most): a body of
+    /// megabytes is not made into text whole to show 300 characters of it.
     public func bodyText(limit: Int = 300) -> String {
-        let text = String(decoding: body, as: UTF8.self)
-        return text.count > limit ? String(text.prefix(limit)) + "…" : text
+        let limit = max(0, min(limit, 1 << 40))
+        let read = body.prefix(limit * 4 + 4)
+        let text = String(decoding: read, as: UTF8.self)
+        guard let end = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex), end < text.endIndex else {
+            return read.count < body.count ? text + "…" : text
+        }
+        return String(text[..<end]) + "…"
     }
 }

@@ -116,7 +116,11 @@ public enum VendorPayloads {
         let detected = detect(node: json)
         guard let vendor else {
             guard let detected else {
-                let keys = json.nodeKeys.map { $0.sorted().map { "\"\($0)\"" }.joined(separator: ", ") }
+                // Ten keys at most, each cut at 40 characters: the object may hold any number, of any length.
+                let keys = json.nodeKeys.map { keys in
+                    let named = keys.sorted().prefix(10).map { "\"\($0.shortened(to: 40))\"" }.joined(separator: ", ")
+                    return keys.count > 10 ? named + " and \(keys.count - 10) more" : named
+                }
                 let found = keys.map { $0.isEmpty ? "an empty object" : "an object with the keys \($0)" } ?? json.kindPlaceholder.kindDescription
                 throw .unrecognized("not a known vendor payload (expected \"recoms\" for Reteno, \"responses\", \"statusCode\" or \"search\" for Segmentify, \"result\" for 8digits, \"purchase\" for Connectif, segment categories for Bloomreach), found \(found)")
             }

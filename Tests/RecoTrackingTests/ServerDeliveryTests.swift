@@ -182,6 +182,35 @@ extension IntegrationSuite {
             }
         }
 
+        /// A refusal whose `statusCode` and message are a megabyte each (a broken or hostile vendor; a
+        /// reply may be 16 MiB): every bad event's dead letter quoted both whole, so one reply wrote
+        /// megabytes per event (a relay given 50 such events wrote 50 MB of dead letters). Now a reason
+        /// keeps at most ``DeliveryVerdict/longestReason`` characters, the code its first 64 and the body
+        /// its first 300, and the good events go through as before.
+        @Test func aRefusalOfMegabytesIsQuotedShortInEveryDeadLetter() async throws {
+            try await withServer { server, directory in
+                let code = String(repeating: "C", count: 1 << 20)
+                try await server.configure(bad: ["BAD-3", "BAD-7", "BAD-11"], badCode: code, badMessage: String(repeating: "m", count: 1 << 20))
+                let tracker = try tracker(server, directory: directory, flushInterval: .seconds(3600))
+                let ids = try await trackClicks(tracker, count: 12, bad: [3, 7, 11])
+                try tracker.flush()
+                await tracker.waitUntilDelivered(limit: .seconds(30))
+                let summary = await tracker.shutdown(deadline: .seconds(5))
+                #expect(summary == ShutdownSummary(delivered: 9, pending: 0, deadLettered: 3))
+                try await expectAllArrived(ids, at: server, except: ["BAD-3", "BAD-7", "BAD-11"])
+                let letters = try JournalDirectory.inspect(directory).deadLetters
+                #expect(letters.count == 3)
+                for letter in letters {
+                    #expect(letter.reason.count <= DeliveryVerdict.longestReason + 1, "\(letter.reason.count) characters")
+                    #expect(letter.reason.hasPrefix("Segmentify " + String(repeating: "C", count: 64) + "…, a code RecoKit does not know"), "\(letter.reason.prefix(200))")
+                    #expect(letter.reason.contains("HTTP 400: {"), "the vendor's own reply, its start: \(letter.reason.prefix(200))")
+                }
+                let size = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("dead-letters.log").path)[.size] as? Int ?? 0
+                #expect(size < 3 * 2_000, "dead-letters.log holds \(size) bytes for 3 letters")
+                #expect((tracker.statistics.lastError?.count ?? 0) <= 2 * DeliveryVerdict.longestReason)
+            }
+        }
+
         @Test func aReplyLostAfterStoringCausesDuplicatesThatShareIds() async throws {
             try await withServer { server, directory in
                 try await server.script([["storeThenReset": true]])

@@ -38,16 +38,20 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     private let base: Base
-    /// What went wrong, in words.
+    /// What went wrong, in words: at most ``longestMessage`` characters (a message quotes what the
+    /// payload holds, which may be megabytes).
     public let message: String
     /// Where in the document it went wrong.
     public let path: JSONPath
     /// The file the payload came from, when known.
     public private(set) var file: String?
 
+    /// The most characters of a ``message`` kept; a longer one is cut there, with "…".
+    public static let longestMessage = 1_000
+
     private init(_ base: Base, _ message: String, path: JSONPath, file: String? = nil) {
         self.base = base
-        self.message = message
+        self.message = message.shortened(to: Self.longestMessage)
         self.path = path
         self.file = file
     }
@@ -113,9 +117,11 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
         PayloadError(.unrecognized, message, path: path)
     }
 
-    /// The vendor answered with an error code.
+    /// The vendor answered with an error code; the code is kept to 64 characters and its meaning to 300
+    /// (both may come from the reply, of any length).
     public static func vendorError(code: String, meaning: String, at path: JSONPath) -> PayloadError {
-        PayloadError(.vendorError(code: code), "the vendor answered \(code): \(meaning)", path: path)
+        let code = code.shortened(to: 64)
+        return PayloadError(.vendorError(code: code), "the vendor answered \(code): \(meaning.shortened(to: 300))", path: path)
     }
 
     /// The payload's file could not be read.

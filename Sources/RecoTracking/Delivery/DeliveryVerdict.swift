@@ -1,4 +1,5 @@
 import Foundation
+import RecoKit
 
 /// What a destination concludes from a reply to a batch.
 ///
@@ -21,12 +22,23 @@ public struct DeliveryVerdict: Sendable, Hashable, CustomStringConvertible {
     public static let delivered = DeliveryVerdict(base: .delivered)
     /// A passing fault (network, 408, 429, 5xx); `after` is the vendor's `Retry-After`, used as a floor.
     public static func retry(after: Duration? = nil) -> DeliveryVerdict { DeliveryVerdict(base: .retry(after: after)) }
-    /// Some event of the batch is bad (400, 422, Segmentify NO_USERID, BAD_INPUT…).
-    public static func rejected(reason: String) -> DeliveryVerdict { DeliveryVerdict(base: .rejected(reason: reason)) }
+    /// The most characters of a reason kept (``rejected(reason:)``, ``misconfigured(reason:)``): a longer
+    /// one is cut there, with "…". A reason quotes the vendor, whose reply may be megabytes, and a
+    /// rejected batch's reason goes into the dead letter of each of its bad events.
+    public static let longestReason = 1_000
+
+    /// Some event of the batch is bad (400, 422, Segmentify NO_USERID, BAD_INPUT…); the reason is kept
+    /// to ``longestReason`` characters.
+    public static func rejected(reason: String) -> DeliveryVerdict {
+        DeliveryVerdict(base: .rejected(reason: reason.shortened(to: longestReason)))
+    }
     /// The batch is too large (413).
     public static let tooLarge = DeliveryVerdict(base: .tooLarge)
-    /// The request can never succeed as configured (wrong key, account, origin or URL).
-    public static func misconfigured(reason: String) -> DeliveryVerdict { DeliveryVerdict(base: .misconfigured(reason: reason)) }
+    /// The request can never succeed as configured (wrong key, account, origin or URL); the reason is
+    /// kept to ``longestReason`` characters.
+    public static func misconfigured(reason: String) -> DeliveryVerdict {
+        DeliveryVerdict(base: .misconfigured(reason: reason.shortened(to: longestReason)))
+    }
 
     /// The HTTP rules every vendor shares: 2xx delivered (but a web page, which no events API answers,
     /// misconfigured); network-like 408, 429 and 5xx (except 501 and

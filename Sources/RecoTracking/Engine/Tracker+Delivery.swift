@@ -121,11 +121,10 @@ extension Tracker {
             let sending = probing ? remaining.prefix(1) : remaining
             let request = destination.request(forRecords: Array(sending))
             let verdict: DeliveryVerdict
-            var replyText = ""
+            var reply: TrackingReply?
             do {
-                let reply = try await transport.send(request, timeout: configuration.requestTimeout)
-                verdict = destination.verdict(for: reply, eventCount: sending.count, now: clock.now())
-                replyText = reply.bodyText()
+                reply = try await transport.send(request, timeout: configuration.requestTimeout)
+                verdict = destination.verdict(for: reply!, eventCount: sending.count, now: clock.now())
             } catch {
                 if Task.isCancelled {
                     if probing {
@@ -159,6 +158,7 @@ extension Tracker {
             case .rejected(let reason) where sending.count == 1:
                 deadLetters.append((sending.first!.standaloneBytes(), reason))
             case .tooLarge where sending.count == 1:
+                let replyText = reply?.bodyText() ?? ""
                 let said = replyText.isEmpty ? "" : " (\(destination.name) said: \(replyText))"
                 deadLetters.append((sending.first!.standaloneBytes(), "HTTP 413: the event alone is larger than \(destination.name) accepts\(said)"))
             case .rejected, .tooLarge:

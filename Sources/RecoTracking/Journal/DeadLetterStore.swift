@@ -1,4 +1,5 @@
 import Foundation
+import RecoKit
 
 /// Dead letters in the journal's storage (`dead-letters.log`, each record a version-1 frame): the
 /// reason's length (4 bytes), the reason, the time in epoch milliseconds (8 bytes) and the journaled
@@ -46,7 +47,9 @@ final class DeadLetterStore: @unchecked Sendable {
         let millis = RecordWriter.milliseconds(of: date)
         for letter in letters {
             var record = [UInt8]()
-            let reason = Array(letter.reason.utf8)
+            // Every reason kept to a verdict's longest: a screen's or a destination's of any length would
+            // be written once per event.
+            let reason = Array(letter.reason.shortened(to: DeliveryVerdict.longestReason).utf8)
             RecordFrame.putUInt32(UInt32(reason.count), &record)
             record += reason
             RecordFrame.putUInt64(millis, &record)

@@ -1,4 +1,5 @@
 import RecoTracking
+import RecoKit
 
 /// Segmentify's `statusCode` error replies, sorted by whose fault they are. Every verdict's reason ends
 /// with the vendor's own reply (`HTTP 400: {"statusCode":"BAD_INPUT",…}`), so a dead letter keeps what
@@ -38,6 +39,8 @@ enum SegmentifyReplyCode {
     static func verdict(code: String, reply: TrackingReply) -> DeliveryVerdict? {
         if code == "SUCCESS" { return nil }
         let said = "HTTP \(reply.status): \(reply.bodyText())"
+        // Segmentify's codes are a few words; any length may come (the reply's body holds it whole).
+        let code = code.shortened(to: 64)
         if let meaning = eventFaults[code] { return .rejected(reason: "Segmentify \(code): \(meaning) (\(said))") }
         if let meaning = setupFaults[code] { return .misconfigured(reason: "Segmentify \(code): \(meaning) (\(said))") }
         if (400..<500).contains(reply.status), !setupStatuses.contains(reply.status) {

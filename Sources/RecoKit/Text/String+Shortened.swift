@@ -1,0 +1,14 @@
+extension String {
+    /// This text as a message quotes it: whole when it has at most `limit` characters, else its first
+    /// `limit` and "…".
+    ///
+    /// For text a vendor wrote (a status code, an error's detail, a reply's body) that goes into a
+    /// message, a reason or a dead letter: a reply is bounded only by the transport's limit (16 MiB), and
+    /// a 1 MB `statusCode` went whole into the dead letter of every event of its batch. Costs the
+    /// characters kept, not the text's length.
+    package func shortened(to limit: Int) -> String {
+        let limit = Swift.max(0, limit)
+        guard let end = index(startIndex, offsetBy: limit, limitedBy: endIndex), end < endIndex else { return self }
+        return String(self[..<end]) + "…"
+    }
+}

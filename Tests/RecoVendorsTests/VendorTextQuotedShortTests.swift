@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import RecoVendors
+import RecoKit
+import RecoHTTP
+import RecoTracking
+
+/// Text a vendor wrote (a status code, an error's detail, a reply's body, an object's keys) goes into
+/// messages, reasons and dead letters; a reply may be 16 MiB, so each is quoted short. A Segmentify
+/// refusal with a megabyte `statusCode` went whole into the dead letter of every event of its batch.
+@Suite("Text a vendor wrote is quoted short")
+struct VendorTextQuotedShortTests {
+    static let megabyte = String(repeating: "X", count: 1 << 20)
+
+    @Test func textIsShortenedToItsLimitWithAnEllipsis() {
+        #expect("abc".shortened(to: 3) == "abc")
+        #expect("abcd".shortened(to: 3) == "abc…")
+        #expect("".shortened(to: 0) == "")
+        #expect("a".shortened(to: 0) == "…")
+        #expect("çğıöşü🇹🇷".shortened(to: 6) == "çğıöşü…", "characters, not bytes")
+        #expect("çğıöşü🇹🇷".shortened(to: 7) == "çğıöşü🇹🇷")
+        #expect(Self.megabyte.shortened(to: 10) == "XXXXXXXXXX…")
+    }
+
+    @Test func aReplysBodyIsQuotedFromItsFirstBytesOnly() {
+        let large = VendorReply(status: 400, body: Data(Self.megabyte.utf8))
+        #expect(large.bodyText() == String(repeating: "X", count: 300) + "…")
+        #expect(large.bodyText(limit: 0) == "…")
+        let turkish = VendorReply(status: 400, body: Data("ğ".utf8) + Data(repeating: UInt8(ascii: "y"), count: 10))
+        #expect(turkish.bodyText(limit: 3) == "ğyy…")
+        #expect(turkish.bodyText(limit: 11) == "ğyyyyyyyyyy")
+        #expect(turkish.bodyText(limit: 12) == "ğyyyyyyyyyy")
+        // Characters of many bytes each (a letter and 30 combining marks): what fits in the bytes read
+        // is shown, and the cut is marked.
+        let marks = String(repeating: "a" + String(repeating: "\u{0301}", count: 30), count: 20)
+        let text = VendorReply(status: 400, body: Data(marks.utf8)).bodyText(limit: 5)
+        #expect(text.hasSuffix("…") && text.count <= 6, "\(text.count) characters")
+    }
+
+    @Test func aVerdictsReasonIsKeptToItsLongest() {
+        for verdict in [DeliveryVerdict.rejected(reason: Self.megabyte), .misconfigured(reason: Self.megabyte)] {
+            let reason = verdict.description.drop { $0 != ":" }.dropFirst(2)
+            #expect(reason == Substring(String(repeating: "X", count: DeliveryVerdict.longestReason) + "…"), "\(verdict.description.prefix(40))")
+        }
+        #expect(DeliveryVerdict.rejected(reason: "HTTP 400: bad").description == "rejected: HTTP 400: bad")
+    }
+
+    /// Segmentify's verdict on a refusal, and on a 200 with a code it does not know, with a megabyte code.
+    @Test(arguments: [200, 400])
+    func aSegmentifyCodeOfAMegabyteIsQuotedShort(_ status: Int) throws {
+        let destination = SegmentifyDestination(dataCenter: URL(string: "https://gandalf.example")!, apiKey: "k", origin: "shop.example")
+        let body = try JSONSerialization.data(withJSONObject: ["statusCode": Self.megabyte, "message": Self.megabyte])
+        let verdict = destination.verdict(for: VendorReply(status: status, body: body), eventCount: 100, now: Date())
+        let words = verdict.description
+        #expect(words.count <= DeliveryVerdict.longestReason + 20, "\(words.count) characters")
+        #expect(words.contains(String(repeating: "X", count: 64) + "…"), "\(words.prefix(200))")
+        #expect(words.contains("HTTP \(status): {"), "the reply's start: \(words.prefix(200))")
+    }
+
+    /// Connectif's `code` and `detail` of 400 KB each (a body over 1 MiB is quoted as text, not read).
+    @Test func aConnectifErrorOfHundredsOfKilobytesIsQuotedShort() throws {
+        let large = String(Self.megabyte.prefix(400_000))
+        let body = try JSONSerialization.data(withJSONObject: ["code": large, "detail": large])
+        let reason = ConnectifAPISender.reason(VendorReply(status: 422, body: body))
+        #expect(reason == "HTTP 422 " + String(repeating: "X", count: 64) + "…: " + String(repeating: "X", count: 300) + "…")
+    }
+
+    /// A recommendations reply whose status is an error of a megabyte, and one that is an object of
+    /// 100,000 keys: each error says so in a message of at most ``PayloadError/longestMessage``.
+    @Test func aDecodingErrorQuotesThePayloadShort() throws {
+        let status = try JSONSerialization.data(withJSONObject: ["statusCode": Self.megabyte, "responses": [[String]]()])
+        let keys = Data(("{" + (0..<100_000).map { #""key\#($0)\#(String(repeating: "k", count: 50))":1"# }.joined(separator: ",") + "}").utf8)
+        for (name, data) in [("a megabyte status", status), ("100,000 keys", keys)] {
+            do {
+                _ = try VendorPayloads.decode(data)
+                Issue.record("\(name): decoded")
+            } catch {
+                #expect(error.message.count <= PayloadError.longestMessage + 1, "\(name): \(error.message.count) characters")
+                #expect(error.description.count < 2 * PayloadError.longestMessage, "\(name): \(error.description.prefix(300))")
+            }
+        }
+        let error = try #require(throws: PayloadError.self) { try VendorPayloads.decode(keys) }
+        #expect(error.message.hasSuffix(" and 99990 more"), "\(error.message.suffix(120))")
+    }
+}
