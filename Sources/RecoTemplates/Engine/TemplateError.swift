@@ -116,6 +116,13 @@ public struct TemplateError: Error, Hashable, Sendable, CustomStringConvertible 
         TemplateError(.unreadable, "cannot read templates: \(reason)", template: path)
     }
 
+    /// A template file holds a byte that is not UTF-8, at this place.
+    static func notUTF8(byte: UInt8, template: String, file: String, line: Int, column: Int) -> TemplateError {
+        let hex = String(byte, radix: 16, uppercase: true)
+        return TemplateError(.unreadable, "not UTF-8 text: byte 0x\(hex.count < 2 ? "0" + hex : hex) (a template is UTF-8; save the file as UTF-8)",
+                             template: template, file: file, line: line, column: column)
+    }
+
     /// Partials or parents, with the sections around them, nest deeper than the limit.
     static func tooDeep(_ name: String, limit: Int, at location: SourceLocation) -> TemplateError {
         TemplateError(

@@ -70,14 +70,18 @@ public struct TemplateLibrary: Sendable {
         }
     }
 
+    /// The largest template file a folder may hold (16 MiB): a larger one is refused, not read.
+    public static let largestFileBytes = 16 << 20
+
     /// Loads every `*.mustache` file of a folder (the name is the file name without its extension).
     /// - Parameters:
     ///   - directory: The folder; files in subfolders are named `sub/name`.
     ///   - fileExtension: The extension of template files.
     ///   - escaping: How the templates write values (a file that overrides a fallback template keeps its escaping).
     ///   - fallback: Where names not found in the folder resolve (for example the built-in templates).
-    /// - Throws: ``TemplateError`` when the folder cannot be read, a template is malformed, or a partial or
-    ///   parent names no template here or in the fallback.
+    /// - Throws: ``TemplateError`` when the folder cannot be read; a template file is not a regular file, is
+    ///   larger than ``largestFileBytes`` or is not UTF-8 (with the line and column of the first byte that
+    ///   is not); a template is malformed; or a partial or parent names no template here or in the fallback.
     public init(
         directory: URL, fileExtension: String = "mustache", escaping: TemplateEscaping = .html,
         missingPartials: MissingPartials = .error, fallback: TemplateLibrary? = nil
@@ -85,12 +89,7 @@ public struct TemplateLibrary: Sendable {
         let files = try Self.templateFiles(in: directory, fileExtension: fileExtension)
         var compiled: [Template] = []
         for (name, url) in files.sorted(by: { $0.key < $1.key }) {
-            let text: String
-            do {
-                text = try String(contentsOf: url, encoding: .utf8)
-            } catch {
-                throw .unreadable(url.path, reason: error.localizedDescription)
-            }
+            let text = try TemplateFile.text(of: url, name: name)
             let mode = fallback?.template(named: name)?.escaping ?? escaping
             do throws(TemplateError) {
                 compiled.append(try Template(text, name: name, escaping: mode))

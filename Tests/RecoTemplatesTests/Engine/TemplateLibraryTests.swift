@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import RecoTemplates
 import Testing
 
@@ -112,6 +117,50 @@ struct TemplateLibraryTests {
         let unplaced = #expect(throws: TemplateError.self) { try given.render(.null, partials: library) }
         #expect(unplaced?.file == nil)
         #expect(unplaced?.description.hasPrefix("row:1:1: unknown partial") == true, "\(unplaced?.description ?? "")")
+    }
+
+    /// A file in the folder that is no template: a byte that is not UTF-8 (named by its line and column),
+    /// a device or a pipe (read without end, or waiting for a writer), a link that leads nowhere, a file
+    /// over the size limit. Each is named with the reason; Foundation's words were "You don't have
+    /// permission" and "The file isn't in the correct format".
+    @Test("a template file that is not UTF-8, not a regular file, or too large is named with the reason")
+    func filesThatAreNoTemplates() throws {
+        let latin = try folder(["ok.mustache": "fine"])
+        defer { try? FileManager.default.removeItem(at: latin) }
+        let bad = latin.appendingPathComponent("tile.mustache")
+        try (Data("<li>\n  çay {{name}} ".utf8) + Data([0xE7, 0x61, 0x79]) + Data("</li>".utf8)).write(to: bad)
+        let notText = #expect(throws: TemplateError.self) { try TemplateLibrary(directory: latin) }
+        #expect(notText?.kind == .unreadable)
+        #expect(notText?.description == bad.path + ":2:16: not UTF-8 text: byte 0xE7 (a template is UTF-8; save the file as UTF-8)",
+                "\(notText?.description ?? "")")
+
+        for (target, what) in [("/dev/zero", "a device"), ("/nonexistent/file", "a link that leads nowhere")] {
+            let linked = try folder(["ok.mustache": "fine"])
+            defer { try? FileManager.default.removeItem(at: linked) }
+            let link = linked.appendingPathComponent("z.mustache")
+            try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: target)
+            let failure = #expect(throws: TemplateError.self, "\(what)") { try TemplateLibrary(directory: linked) }
+            #expect(failure?.description.hasPrefix(link.path + ": cannot read templates: not a regular file") == true, "\(what): \(failure?.description ?? "")")
+        }
+        #if os(Linux) || os(macOS)
+        let piped = try folder(["ok.mustache": "fine"])
+        defer { try? FileManager.default.removeItem(at: piped) }
+        let pipe = piped.appendingPathComponent("p.mustache")
+        #expect(mkfifo(pipe.path, 0o644) == 0)
+        let waiting = #expect(throws: TemplateError.self, "a pipe, which has no writer: opening it would wait") { try TemplateLibrary(directory: piped) }
+        #expect(waiting?.description.hasPrefix(pipe.path + ": cannot read templates: not a regular file") == true, "\(waiting?.description ?? "")")
+        #endif
+
+        let large = try folder(["ok.mustache": "fine"])
+        defer { try? FileManager.default.removeItem(at: large) }
+        let big = large.appendingPathComponent("big.mustache")
+        #expect(FileManager.default.createFile(atPath: big.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: big)
+        try handle.truncate(atOffset: UInt64(TemplateLibrary.largestFileBytes + 1))
+        try handle.close()
+        let tooLarge = #expect(throws: TemplateError.self) { try TemplateLibrary(directory: large) }
+        #expect(tooLarge?.description == big.path + ": cannot read templates: the file has \(TemplateLibrary.largestFileBytes + 1) bytes, "
+                + "more than \(TemplateLibrary.largestFileBytes) (TemplateLibrary.largestFileBytes)", "\(tooLarge?.description ?? "")")
     }
 
     @Test("a folder that does not exist is an error, not an empty library")
