@@ -123,8 +123,9 @@ extension Tracker {
             let verdict: DeliveryVerdict
             var reply: TrackingReply?
             do {
-                reply = try await transport.send(request, timeout: configuration.requestTimeout)
-                verdict = destination.verdict(for: reply!, eventCount: sending.count, now: clock.now())
+                let answer = try await transport.send(request, timeout: configuration.requestTimeout)
+                verdict = destination.verdict(for: answer, eventCount: sending.count, now: clock.now())
+                reply = answer  // its text is read only for a 413's dead letter
             } catch {
                 if Task.isCancelled {
                     if probing {
