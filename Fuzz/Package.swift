@@ -27,6 +27,7 @@ let package = Package(
         .target(name: "FuzzSupport"),
         fuzzTarget("FuzzJSON", ["RecoKit"]),
         fuzzTarget("FuzzVendorReplies", ["RecoKit", "RecoVendors"]),
+        fuzzTarget("FuzzTrackingReplies", ["RecoHTTP", "RecoTracking", "RecoVendors"]),
         fuzzTarget("FuzzDecodedModel", ["RecoKit", "RecoVendors"]),
         fuzzTarget("FuzzTemplate", ["RecoKit", "RecoTemplates"]),
         fuzzTarget("FuzzRender", ["RecoKit", "RecoVendors", "RecoTemplates"]),
