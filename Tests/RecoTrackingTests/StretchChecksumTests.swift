@@ -129,6 +129,38 @@ struct StretchChecksumTests {
         }
     }
 
+    /// Version-2 damage the scan crosses from one mark's first byte (`R`) to the next: runs of zeros (what a
+    /// file system leaves unwritten), lone `R`s, `R`s before a `K` that is no mark, `RK` with a wrong frame
+    /// version, then valid frames again. The records and stretches are the plain scan's, which asks at
+    /// every byte.
+    @Test func runsWithoutAMarkAreCrossedAsThePlainScanCrossesThem() {
+        var random = SeededRandom(seed: Self.seed &+ 5)
+        let fillers: [[UInt8]] = [[0x52], [0x52, 0x4B], [0x52, 0x4B, 3], [0x52, 0x52, 0x4B, 2], [0, 0x52, 0]]
+        for round in 0..<10 {
+            var bytes = RecordFrame.segmentHeader
+            for _ in 0..<Int.random(in: 1...5, using: &random) {
+                var damage = [UInt8](repeating: 0, count: Int.random(in: 0...30_000, using: &random))
+                for _ in 0..<Int.random(in: 0...40, using: &random) where !damage.isEmpty {
+                    let filler = fillers.randomElement(using: &random)!
+                    let at = Int.random(in: 0..<damage.count, using: &random)
+                    damage.replaceSubrange(at..<min(damage.count, at + filler.count), with: filler.prefix(damage.count - at))
+                }
+                bytes += damage
+                let length = [1, 300, 5_000][Int.random(in: 0..<3, using: &random)]
+                RecordFrame.append([1] + (1..<length).map { _ in UInt8.random(in: 0...255, using: &random) }, segment: 3,
+                                   offset: bytes.count, to: &bytes)
+            }
+            bytes += [UInt8](repeating: 0, count: Int.random(in: 0...5_000, using: &random))
+            var found: [(Int, Int)] = []
+            let start = RecordFrame.segmentHeaderSize
+            let stretches = RecordFrame.scan(bytes, segment: 3, from: start, format: .version2) { offset, payload in found.append((offset, payload.count)) }
+            let plain = plainScan(bytes, from: start, segment: 3, format: .version2)
+            #expect(found.map(\.0) == plain.records.map(\.0) && found.map(\.1) == plain.records.map(\.1),
+                    "RECOKIT_STRETCH_SEED=\(Self.seed), round \(round): records \(found) vs \(plain.records)")
+            #expect(stretches == plain.stretches, "RECOKIT_STRETCH_SEED=\(Self.seed), round \(round)")
+        }
+    }
+
     /// The scan as it was: every offset of a damaged stretch checked with the payload's own checksum.
     private func plainScan(_ bytes: [UInt8], from: Int = 0, segment: UInt64 = 1, format: RecordFrame.Format = .version1)
         -> (records: [(Int, Int)], stretches: [RecordFrame.BadStretch]) {
