@@ -27,9 +27,8 @@ enum TemplateFile {
             throw .unreadable(path, reason: error.localizedDescription)
         }
         guard data.count <= limit else { throw .unreadable(path, reason: "the file has more than \(limit) bytes (TemplateLibrary.largestFileBytes)") }
-        let bytes = [UInt8](data)
-        if let text = String(validating: bytes, as: UTF8.self) { return text }
-        throw notUTF8(bytes, name: name, file: path)
+        if let text = String(data: data, encoding: .utf8) { return text }
+        throw notUTF8([UInt8](data), name: name, file: path)
     }
 
     /// The error for the first byte of `bytes` that is not UTF-8, with its line and column (in characters).
@@ -45,7 +44,7 @@ enum TemplateFile {
         }
         offset = min(offset, bytes.count - 1)
         let lineStart = bytes[..<offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
-        let line = bytes[..<offset].count { $0 == UInt8(ascii: "\n") } + 1
+        let line = bytes[..<offset].reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
         let column = String(decoding: bytes[lineStart..<offset], as: UTF8.self).count + 1
         return .notUTF8(byte: bytes[offset], template: name, file: file, line: line, column: column)
     }
