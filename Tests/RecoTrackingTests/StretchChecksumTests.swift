@@ -67,12 +67,7 @@ struct StretchChecksumTests {
                 let length = UInt32(Int.random(in: 1...(bytes.count - at - 8), using: &random))
                 withUnsafeBytes(of: length.littleEndian) { bytes.replaceSubrange(at..<(at + 4), with: $0) }
             }
-            var found: [(Int, Int)] = []
-            let stretches = RecordFrame.scan(bytes, segment: 1, from: 0, format: .version1) { offset, payload in found.append((offset, payload.count)) }
-            let plain = plainScan(bytes)
-            #expect(found.map(\.0) == plain.records.map(\.0) && found.map(\.1) == plain.records.map(\.1),
-                    "RECOKIT_STRETCH_SEED=\(Self.seed), round \(round): records \(found) vs \(plain.records)")
-            #expect(stretches == plain.stretches, "RECOKIT_STRETCH_SEED=\(Self.seed), round \(round)")
+            expectTheScanFindsWhatThePlainScanFinds(bytes, round: round)
         }
     }
 
@@ -113,13 +108,8 @@ struct StretchChecksumTests {
                 }
                 at += Int.random(in: 12...400, using: &random)
             }
-            var found: [(Int, Int)] = []
             let start = RecordFrame.segmentHeaderSize
-            let stretches = RecordFrame.scan(bytes, segment: 7, from: start, format: .version2) { offset, payload in found.append((offset, payload.count)) }
-            let plain = plainScan(bytes, from: start, segment: 7, format: .version2)
-            #expect(found.map(\.0) == plain.records.map(\.0) && found.map(\.1) == plain.records.map(\.1),
-                    "RECOKIT_STRETCH_SEED=\(Self.seed), round \(round): records \(found) vs \(plain.records)")
-            #expect(stretches == plain.stretches, "RECOKIT_STRETCH_SEED=\(Self.seed), round \(round)")
+            expectTheScanFindsWhatThePlainScanFinds(bytes, from: start, segment: 7, format: .version2, round: round)
             // With its header unreadable, the segment is version 2 exactly when it holds a valid frame.
             let hasFrame = (start..<(bytes.count - RecordFrame.headerSize)).contains { offset in
                 if case .record = RecordFrame.frame(in: bytes, at: offset, segment: 7, format: .version2) { return true }
@@ -151,14 +141,20 @@ struct StretchChecksumTests {
                                    offset: bytes.count, to: &bytes)
             }
             bytes += [UInt8](repeating: 0, count: Int.random(in: 0...5_000, using: &random))
-            var found: [(Int, Int)] = []
-            let start = RecordFrame.segmentHeaderSize
-            let stretches = RecordFrame.scan(bytes, segment: 3, from: start, format: .version2) { offset, payload in found.append((offset, payload.count)) }
-            let plain = plainScan(bytes, from: start, segment: 3, format: .version2)
-            #expect(found.map(\.0) == plain.records.map(\.0) && found.map(\.1) == plain.records.map(\.1),
-                    "RECOKIT_STRETCH_SEED=\(Self.seed), round \(round): records \(found) vs \(plain.records)")
-            #expect(stretches == plain.stretches, "RECOKIT_STRETCH_SEED=\(Self.seed), round \(round)")
+            expectTheScanFindsWhatThePlainScanFinds(bytes, from: RecordFrame.segmentHeaderSize, segment: 3, format: .version2, round: round)
         }
+    }
+
+    /// `RecordFrame.scan` over `bytes` finds the records and bad stretches `plainScan` finds.
+    private func expectTheScanFindsWhatThePlainScanFinds(_ bytes: [UInt8], from start: Int = 0, segment: UInt64 = 1,
+                                                         format: RecordFrame.Format = .version1, round: Int,
+                                                         sourceLocation: SourceLocation = #_sourceLocation) {
+        var found: [(Int, Int)] = []
+        let stretches = RecordFrame.scan(bytes, segment: segment, from: start, format: format) { offset, payload in found.append((offset, payload.count)) }
+        let plain = plainScan(bytes, from: start, segment: segment, format: format)
+        #expect(found.map(\.0) == plain.records.map(\.0) && found.map(\.1) == plain.records.map(\.1),
+                "RECOKIT_STRETCH_SEED=\(Self.seed), round \(round): records \(found) vs \(plain.records)", sourceLocation: sourceLocation)
+        #expect(stretches == plain.stretches, "RECOKIT_STRETCH_SEED=\(Self.seed), round \(round)", sourceLocation: sourceLocation)
     }
 
     /// The scan as it was: every offset of a damaged stretch checked with the payload's own checksum.
