@@ -1,5 +1,10 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 @Suite("recokit render")
 struct RenderCommandTests {
@@ -22,6 +27,46 @@ struct RenderCommandTests {
         #expect(html.contains("class=\"reco reco-grid\""))
         #expect(html.contains("data-reco-instance-id=\"scn_6551a0b7c3d2e101\""))
         #expect(html.components(separatedBy: "<style>").count == 2, "one stylesheet for the page")
+    }
+
+    /// `-o` naming standard output, a named pipe or a device writes to it as a shell's `>` would, and
+    /// leaves it what it was. The file was replaced as a regular one is: a pipe or a device became a
+    /// regular file holding the page (as root, `-o /dev/null` would have replaced /dev/null itself), and
+    /// `-o /dev/stdout` failed ("no such file").
+    @Test func standardOutputAPipeOrADeviceGivenAsTheFileIsWrittenToAsItIs() throws {
+        let payload = RenderPreviewCLI.payload("segmentify-v3")
+        let toStandardOutput = try RenderPreviewCLI.run(["render", payload, "--template", "grid", "-o", "/dev/stdout"])
+        #expect(toStandardOutput.status == 0, "\(toStandardOutput.err)")
+        #expect(toStandardOutput.out.contains("class=\"reco reco-grid\""))
+
+        let folder = try RenderPreviewCLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A named pipe, held open here for reading and writing so that the render's open does not wait;
+        // the page (12 KB) fits in the pipe's buffer.
+        let pipe = folder.appendingPathComponent("blocks.pipe")
+        #expect(mkfifo(pipe.path, 0o644) == 0)
+        let reader = open(pipe.path, O_RDWR | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let piped = try RenderPreviewCLI.run(["render", payload, "--template", "grid", "-o", pipe.path])
+        #expect(piped.status == 0, "\(piped.err)")
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        let got = read(reader, &buffer, buffer.count)
+        #expect(got > 0 && String(decoding: buffer[..<max(0, got)], as: UTF8.self).contains("class=\"reco reco-grid\""), "\(got) bytes through the pipe")
+        #expect(try FileManager.default.attributesOfItem(atPath: pipe.path)[.type] as? FileAttributeType != .typeRegular, "the pipe is still a pipe")
+
+        // A device: a null device of our own (root only: mknod), never the system's /dev/null.
+        #if os(Linux)
+        let null = folder.appendingPathComponent("null")
+        if mknod(null.path, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) == 0 {
+            let nulled = try RenderPreviewCLI.run(["render", payload, "-o", null.path])
+            #expect(nulled.status == 0, "\(nulled.err)")
+            #expect(try FileManager.default.attributesOfItem(atPath: null.path)[.type] as? FileAttributeType == .typeCharacterSpecial,
+                    "the device is still a device")
+        } else {
+            print("standardOutputAPipeOrADeviceGivenAsTheFileIsWrittenToAsItIs: no device case (mknod needs root: \(String(cString: strerror(errno))))")
+        }
+        #endif
     }
 
     @Test func aTemplateFolderComesFirstThenTheBuiltInOnes() throws {

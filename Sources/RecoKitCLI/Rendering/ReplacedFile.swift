@@ -9,7 +9,7 @@ import Darwin
 #endif
 
 /// A file the command line writes whole or not at all: `render -o FILE`, the preview's pages and its
-/// index. The bytes go to a new file beside it, made durable, then renamed over it; a disk full for a
+/// index. (A device, a pipe or a socket given as the file is written to as it is.) The bytes go to a new file beside it, made durable, then renamed over it; a disk full for a
 /// moment, an I/O error or a kill leaves the file as it was (the last preview a browser or a server
 /// shows stays whole) and no temporary file behind.
 ///
@@ -29,6 +29,16 @@ enum ReplacedFile {
     /// - Throws: ``Failure``, the file left as it was.
     static func write(_ bytes: Data, to url: URL) throws(Failure) {
         let path = url.path
+        // A device, a pipe or a socket (`-o /dev/null`, a named pipe), and a descriptor named by its path
+        // (`-o /dev/stdout`, `/dev/fd/3`, `/proc/self/fd/1`), are written to as they are, as a shell's `>`
+        // would: replacing one put a regular file where it stood (as root, in place of /dev/null itself),
+        // and `/dev/stdout` could not be written at all.
+        var info = stat()
+        let isDescriptor = descriptorPaths.contains { path.hasPrefix($0) }
+        if isDescriptor || (stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG && info.st_mode & S_IFMT != S_IFDIR) {
+            try writeInPlace(bytes, to: path)
+            return
+        }
         let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map {
             $0.hasPrefix("/") ? $0 : url.deletingLastPathComponent().appendingPathComponent($0).path
         } ?? path
@@ -58,5 +68,24 @@ enum ReplacedFile {
             _ = SystemCall.unlink(temporary)
             throw failure(code)
         }
+    }
+
+    /// Paths that name a descriptor of the process (its file, whatever that is, is written to as it is).
+    #if os(Linux)
+    private static let descriptorPaths = ["/dev/stdout", "/dev/stderr", "/dev/fd/", "/proc/"]
+    #else
+    private static let descriptorPaths = ["/dev/stdout", "/dev/stderr", "/dev/fd/"]
+    #endif
+
+    /// Writes `bytes` to what `path` names (a device, a pipe, a socket, a descriptor's file): opened for
+    /// writing as a shell's `>` opens it (a regular file behind a descriptor is emptied first).
+    private static func writeInPlace(_ bytes: Data, to path: String) throws(Failure) {
+        let descriptor = SystemCall.uninterrupted { open(path, O_WRONLY | O_TRUNC | O_CLOEXEC) }
+        var code = descriptor >= 0 ? 0 : errno
+        if descriptor >= 0 {
+            code = StandardStreams.write(bytes, to: descriptor) ?? 0
+            close(descriptor)
+        }
+        guard code == 0 else { throw Failure(path: path, reason: FileProblem.reason(POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))) }
     }
 }
