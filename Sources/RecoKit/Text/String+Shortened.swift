@@ -8,6 +8,9 @@ extension String {
     /// characters kept, not the text's length.
     package func shortened(to limit: Int) -> String {
         let limit = Swift.max(0, limit)
+        // No more bytes than the limit, so no more characters: nothing walked (a native string knows its
+        // UTF-8 count), as for nearly every message.
+        if utf8.count <= limit { return self }
         guard let end = index(startIndex, offsetBy: limit, limitedBy: endIndex), end < endIndex else { return self }
         return String(self[..<end]) + "…"
     }
