@@ -61,15 +61,40 @@ public struct VendorReply: Sendable, Hashable {
     public func retryAfter(now: Date) -> Duration? {
         guard let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         if let seconds = Int(value) { return .seconds(max(0, seconds)) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
+        guard let date = Self.httpDate(value) else { return nil }
         // Bounded before the conversion, which would trap on a time no Int64 of milliseconds holds (a NaN
         // comes out of `max(0, _)` as 0).
-        let seconds = min(max(0, date.timeIntervalSince(now)), 1e15)
+        let seconds = min(max(0, date - now.timeIntervalSince1970), 1e15)
         return .milliseconds(Int64(seconds * 1000))
+    }
+
+    /// An HTTP date in the form every server sends (RFC 9110's IMF-fixdate, `Wed, 01 May 2024 12:35:26 GMT`)
+    /// as seconds since 1970, or nil for any other text. Read by hand: Foundation's `DateFormatter` on
+    /// Linux leaked memory at every date it read (found by `FuzzTrackingReplies`), and a formatter was
+    /// made for every reply.
+    static func httpDate(_ text: String) -> Double? {
+        let fields = text.split(separator: " ", omittingEmptySubsequences: false)
+        let days = ["Mon,", "Tue,", "Wed,", "Thu,", "Fri,", "Sat,", "Sun,"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func digits(_ field: Substring, _ count: Int) -> Int? {
+            field.utf8.count == count && field.utf8.allSatisfy({ (0x30...0x39).contains($0) }) ? Int(field) : nil
+        }
+        guard fields.count == 6, days.contains(String(fields[0])), fields[5] == "GMT",
+              let day = digits(fields[1], 2), (1...31).contains(day),
+              let monthIndex = months.firstIndex(of: String(fields[2])),
+              let year = digits(fields[3], 4) else { return nil }
+        let clock = fields[4].split(separator: ":", omittingEmptySubsequences: false)
+        guard clock.count == 3, let hour = digits(clock[0], 2), let minute = digits(clock[1], 2), let second = digits(clock[2], 2),
+              (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else { return nil }
+        // Days from 1970-01-01 to the civil date (Howard Hinnant's days_from_civil).
+        let month = monthIndex + 1
+        let shifted = month <= 2 ? year - 1 : year
+        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
+        let yearOfEra = shifted - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days1970 = era * 146_097 + dayOfEra - 719_468
+        return Double(days1970 * 86_400 + hour * 3600 + minute * 60 + second)
     }
 
     /// Whether the body is a web page (markup: its first byte after white space, and a byte order mark,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import RecoKitTesting
 import RecoKit
 import RecoTracking
 
@@ -61,6 +62,35 @@ struct RetryTableTests {
         let reply = TrackingReply(status: 429, headers: header.map { ["Retry-After": $0] } ?? [:])
         #expect(reply.retryAfter(now: Self.now) == expected)
         #expect(DeliveryVerdict.standard(for: reply, now: Self.now) == .retry(after: expected))
+    }
+
+    /// An HTTP date is read by hand (Foundation's `DateFormatter` leaked memory at every date on Linux):
+    /// seeded dates from 1970 to 9999, written as a server writes them (a `DateFormatter` of the test's
+    /// own), read back to the second; and texts that are no IMF-fixdate are no date.
+    @Test func anHTTPDateIsReadToTheSecond() {
+        let seed = ProcessInfo.processInfo.environment["RECOKIT_HTTP_DATE_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
+        print("anHTTPDateIsReadToTheSecond seed: \(seed) (RECOKIT_HTTP_DATE_SEED=\(seed) replays it)")
+        var random = SeededRandom(seed: seed)
+        let writer = DateFormatter()
+        writer.locale = Locale(identifier: "en_US_POSIX")
+        writer.timeZone = TimeZone(identifier: "GMT")
+        writer.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let epoch = Date(timeIntervalSince1970: 0)
+        var wrong: [String] = []
+        for round in 0..<400 {
+            // Whole seconds; the first rounds at the edges of years, months and leap days.
+            let seconds = round < 4 ? [0, 951_782_400, 4_107_542_399, 253_402_300_799][round] : Int64.random(in: 0...253_402_300_799, using: &random)
+            let text = writer.string(from: Date(timeIntervalSince1970: Double(seconds)))
+            let read = TrackingReply(status: 503, headers: ["Retry-After": text]).retryAfter(now: epoch)
+            if read != .seconds(seconds) { wrong.append("\(text) → \(String(describing: read)), not \(seconds) s") }
+        }
+        #expect(wrong.isEmpty, "seed \(seed): \(wrong.prefix(5))")
+        for text in ["Wed, 1 May 2024 12:35:26 GMT", "Wed, 01 may 2024 12:35:26 GMT", "Wed 01 May 2024 12:35:26 GMT",
+                     "Wed, 01 May 2024 12:35:26 UTC", "Wed, 01 May +024 12:35:26 GMT", "Wed, 01 May 2024 24:00:00 GMT",
+                     "Wed, 32 May 2024 12:35:26 GMT", "Wed, 01 May 2024 12:35 GMT", "Wed, 01 May 2024  12:35:26 GMT",
+                     "Wednesday, 01-May-24 12:35:26 GMT", "Wed, ٠١ May 2024 12:35:26 GMT"] {
+            #expect(TrackingReply(status: 503, headers: ["Retry-After": text]).retryAfter(now: epoch) == nil, "\(text)")
+        }
     }
 
     /// attempt → ceiling with 0.5 s initial and 60 s maximum (the default maximum is 2 s).
