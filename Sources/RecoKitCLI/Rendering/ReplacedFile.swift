@@ -9,9 +9,10 @@ import Darwin
 #endif
 
 /// A file the command line writes whole or not at all: `render -o FILE`, the preview's pages and its
-/// index. (A device, a pipe or a socket given as the file is written to as it is.) The bytes go to a new file beside it, made durable, then renamed over it; a disk full for a
+/// index. The bytes go to a new file beside it, made durable, then renamed over it; a disk full for a
 /// moment, an I/O error or a kill leaves the file as it was (the last preview a browser or a server
-/// shows stays whole) and no temporary file behind.
+/// shows stays whole) and no temporary file behind. (A device, a pipe, a socket or a descriptor given
+/// as the file is written to as it is.)
 ///
 /// ```swift
 /// try ReplacedFile.write(Data(html.utf8), to: URL(fileURLWithPath: "preview/index.html"))
@@ -22,6 +23,13 @@ enum ReplacedFile {
         let path: String
         let reason: String
         var description: String { "cannot write \(path): \(reason)" }
+
+        /// The failure of a call on `path` that set `code` (`errno`), in the system's words, after `step`.
+        init(_ path: String, code: Int32, step: String = "") {
+            let words = FileProblem.reason(POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))
+            self.path = path
+            reason = step.isEmpty ? words : "\(step): \(words)"
+        }
     }
 
     /// Writes `bytes` as the file at `url` (through a symbolic link, to where it points), keeping the
@@ -44,10 +52,7 @@ enum ReplacedFile {
         } ?? path
         let place = URL(fileURLWithPath: target)
         let temporary = place.deletingLastPathComponent().appendingPathComponent(".\(place.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp").path
-        func failure(_ code: Int32, _ step: String = "") -> Failure {
-            let words = FileProblem.reason(POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))
-            return Failure(path: path, reason: step.isEmpty ? words : "\(step): \(words)")
-        }
+        func failure(_ code: Int32, _ step: String = "") -> Failure { Failure(path, code: code, step: step) }
         var existing = stat()
         let mode = stat(target, &existing) == 0 && (existing.st_mode & S_IFMT) == S_IFREG ? mode_t(existing.st_mode & 0o7777) : 0o666
         // Each call is made again when a signal interrupts it (SystemCall): that says nothing of the disk.
@@ -86,6 +91,6 @@ enum ReplacedFile {
             code = StandardStreams.write(bytes, to: descriptor) ?? 0
             close(descriptor)
         }
-        guard code == 0 else { throw Failure(path: path, reason: FileProblem.reason(POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))) }
+        guard code == 0 else { throw Failure(path, code: code) }
     }
 }
