@@ -120,8 +120,8 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The vendor answered with an error code; the code is kept to 64 characters and its meaning to 300
     /// (both may come from the reply, of any length).
     public static func vendorError(code: String, meaning: String, at path: JSONPath) -> PayloadError {
-        let code = code.shortened(to: 64)
-        return PayloadError(.vendorError(code: code), "the vendor answered \(code): \(meaning.shortened(to: 300))", path: path)
+        let code = code.shortened(to: String.quotedCodeLength)
+        return PayloadError(.vendorError(code: code), "the vendor answered \(code): \(meaning.shortened(to: String.quotedWordsLength))", path: path)
     }
 
     /// The payload's file could not be read.

@@ -1,4 +1,9 @@
 extension String {
+    /// The characters of a vendor's code (a status code, an error code, an id) quoted in a message.
+    package static let quotedCodeLength = 64
+    /// The characters of a vendor's words (an error's detail or meaning) quoted in a message.
+    package static let quotedWordsLength = 300
+
     /// This text as a message quotes it: whole when it has at most `limit` characters, else its first
     /// `limit` and "…".
     ///

@@ -61,8 +61,8 @@ public struct ConnectifAPISender: ConnectifEventSender {
     static func reason(_ reply: VendorReply) -> String {
         // An error body is a few fields: one over 1 MiB is not made into a tree, only shown as text.
         guard let json = try? JSONValue(parsing: reply.body, limits: JSONLimits(maximumInputBytes: 1 << 20)) else { return "HTTP \(reply.status): \(reply.bodyText(limit: 200))" }
-        let code = json["code"]?.stringValue?.shortened(to: 64)
-        let detail = (json["detail"]?.stringValue ?? json["title"]?.stringValue)?.shortened(to: 300)
+        let code = json["code"]?.stringValue?.shortened(to: String.quotedCodeLength)
+        let detail = (json["detail"]?.stringValue ?? json["title"]?.stringValue)?.shortened(to: String.quotedWordsLength)
         switch (code, detail) {
         case let (code?, detail?): return "HTTP \(reply.status) \(code): \(detail)"
         case let (nil, detail?): return "HTTP \(reply.status): \(detail)"

@@ -18,7 +18,7 @@ extension ConnectifPurchaseEvent {
         let reader = Reader(value: root, path: .root)
         let type = try reader.string("type")
         guard type == Self.type else {
-            throw .invalidValue("expected event type \"\(Self.type)\", found \"\(type.shortened(to: 64))\"", at: reader.path.appending(key: "type"))
+            throw .invalidValue("expected event type \"\(Self.type)\", found \"\(type.shortened(to: String.quotedCodeLength))\"", at: reader.path.appending(key: "type"))
         }
         let purchase = try reader.object("purchase").purchase()
         let context = try reader.object("context")
@@ -104,7 +104,7 @@ private struct Reader<Node: JSONNode> {
     func optionalDate(_ key: String) throws(PayloadError) -> Date? {
         guard let text = try optionalString(key) else { return nil }
         guard let date = try? Date(text, strategy: .iso8601) else {
-            throw .invalidValue("expected an ISO 8601 date such as 2025-03-14T09:26:53Z, found \"\(text.shortened(to: 64))\"", at: path.appending(key: key))
+            throw .invalidValue("expected an ISO 8601 date such as 2025-03-14T09:26:53Z, found \"\(text.shortened(to: String.quotedCodeLength))\"", at: path.appending(key: key))
         }
         return date
     }

@@ -102,7 +102,7 @@ public struct SegmentifySearchCampaign: Hashable, Sendable {
             throw .typeMismatch(expected: "a string", found: identity, at: path.appending(key: "instanceId"))
         }
         guard let phase = SegmentifySearchPhase(campaignIdentity: instanceId) else {
-            throw .invalidValue("the search campaign \"\(instanceId.shortened(to: 64))\" is neither BEFORE_SEARCH nor SEARCH, so a search click's instanceId cannot be chosen", at: path.appending(key: "instanceId"))
+            throw .invalidValue("the search campaign \"\(instanceId.shortened(to: String.quotedCodeLength))\" is neither BEFORE_SEARCH nor SEARCH, so a search click's instanceId cannot be chosen", at: path.appending(key: "instanceId"))
         }
         self.instanceId = instanceId
         self.phase = phase

@@ -40,7 +40,7 @@ enum SegmentifyReplyCode {
         if code == "SUCCESS" { return nil }
         let said = "HTTP \(reply.status): \(reply.bodyText())"
         // Segmentify's codes are a few words; any length may come (the reply's body holds it whole).
-        let code = code.shortened(to: 64)
+        let code = code.shortened(to: String.quotedCodeLength)
         if let meaning = eventFaults[code] { return .rejected(reason: "Segmentify \(code): \(meaning) (\(said))") }
         if let meaning = setupFaults[code] { return .misconfigured(reason: "Segmentify \(code): \(meaning) (\(said))") }
         if (400..<500).contains(reply.status), !setupStatuses.contains(reply.status) {
