@@ -19,7 +19,9 @@ import FoundationNetworking
 /// its task cancelled), never later because of Foundation: on Linux a data task cancelled in the middle
 /// of its body may never report its end, and the session that ran it may then stall later requests. So
 /// the session that had to give up a reply past its limit is retired (it finishes what it has under
-/// way) and later requests go to a fresh one.
+/// way) and later requests go to a fresh one. Nor does a send hold the caller's thread: every call into
+/// Foundation that may wait is made on a queue of the transport's own (see `Replies`), so a reply that
+/// keeps Foundation busy cannot stop the process's other tasks, their timers included.
 ///
 /// Two limits are Foundation's on Linux and cannot be mended from here. A body that comes faster than
 /// about 300 MB a second on one connection (a peer on the same machine) can keep Foundation from ever
@@ -60,9 +62,10 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
     }
 
     deinit {
-        // Off this thread, for the reason `Replies.abandon` gives.
+        // On Foundation's queue, for the reason `Replies` gives: `invalidateAndCancel` waits for the
+        // session's work queue. Not on `DispatchQueue.global()`, whose few threads Swift's tasks share.
         let session = self.session
-        DispatchQueue.global().async { session.invalidateAndCancel() }
+        replies.foundation.async { session.invalidateAndCancel() }
     }
 
     /// Sends `request`; gives up with `URLError(.timedOut)` when no whole reply has come within `timeout`.
@@ -81,14 +84,15 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
         urlRequest.timeoutInterval = max(1, seconds.rounded(.up))
         for header in request.headers { urlRequest.setValue(header.value, forHTTPHeaderField: header.name) }
         let limit = min(maxReplyBytes, max(1, request.maxReplyBytes ?? .max))
-        let task = lock.withLock { session.dataTask(with: urlRequest) }
         let replies = self.replies
+        let starting = urlRequest
+        // With words: Foundation on Linux has none for a `URLError` it did not make itself.
+        let timedOut = URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: "no whole reply within \(timeout) (\(request.url.host ?? "?"))"])
         return try await withThrowingTaskGroup(of: VendorReply.self) { group in
-            group.addTask { try await replies.perform(task, limit: limit) }
+            group.addTask { try await replies.perform(limit: limit, timedOut: timedOut) { [self] in lock.withLock { session.dataTask(with: starting) } } }
             group.addTask {
                 try await Task.sleep(for: timeout)
-                // With words: Foundation on Linux has none for a `URLError` it did not make itself.
-                throw URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: "no whole reply within \(timeout) (\(request.url.host ?? "?"))"])
+                throw timedOut
             }
             defer { group.cancelAll() }
             return try await group.next()!
@@ -96,77 +100,102 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
     }
 
     /// Sends later requests on a fresh session if `abandoned` still runs on the current one, and lets the
-    /// old one finish its tasks and go.
+    /// old one finish its tasks and go. Called on ``Replies/foundation`` only.
     private func retire(_ abandoned: URLSession) {
         let retired: URLSession? = lock.withLock {
             guard abandoned === session else { return nil }
             session = URLSession(configuration: configuration, delegate: replies, delegateQueue: nil)
             return abandoned
         }
-        if let retired { DispatchQueue.global().async { retired.finishTasksAndInvalidate() } }
+        retired?.finishTasksAndInvalidate()
     }
 
     /// The sessions' delegate: gathers each task's body up to its limit and answers its caller once.
+    ///
+    /// Every call into Foundation that may wait (making a task, starting it, cancelling it, making a
+    /// session) is made on ``foundation``, a queue of its own, never on the caller's thread. On Linux
+    /// these calls wait for a work queue that a reply streaming in can hold for as long as it streams;
+    /// made on Swift's cooperative threads, a few of them held every task of the process, the timers
+    /// that give up those very requests included.
     private final class Replies: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        private struct Pending {
+        /// One request from its caller's side: answered once, by its reply, its limit, or its caller
+        /// giving up (the task not yet made, or made and running). Guarded by `Replies.lock`.
+        private final class Exchange: @unchecked Sendable {
             var continuation: CheckedContinuation<VendorReply, any Error>?
-            var limit: Int
+            let limit: Int
             var body = Data()
             var response: HTTPURLResponse?
-            var cancelled = false
+            var task: URLSessionDataTask?
+            var answered = false
+            /// What the caller is told when the request times out, by the transport's timer or, when that
+            /// comes late (the process busy), by Foundation's own, a second or more later.
+            let timedOut: URLError
+
+            init(limit: Int, timedOut: URLError) {
+                self.limit = limit
+                self.timedOut = timedOut
+            }
         }
 
+        /// Where Foundation is called.
+        let foundation = DispatchQueue(label: "RecoKit.URLSessionTransport")
         private let lock = NSLock()
-        private var pending: [ObjectIdentifier: Pending] = [:]
+        /// The exchanges whose task runs, by task.
+        private var running: [ObjectIdentifier: Exchange] = [:]
         /// Called with the session of a task given up in the middle of its reply.
         var retire: @Sendable (URLSession) -> Void = { _ in }
 
-        /// Runs `task` and returns its reply; answers at once when the calling task is cancelled.
-        func perform(_ task: URLSessionDataTask, limit: Int) async throws -> VendorReply {
-            let id = ObjectIdentifier(task)
-            lock.withLock { pending[id] = Pending(limit: limit) }
+        /// Makes a task with `make` (on ``foundation``), runs it and returns its reply; answers at once
+        /// when the calling task is cancelled, whether the task was made yet or not.
+        func perform(limit: Int, timedOut: URLError, make: @escaping @Sendable () -> URLSessionDataTask) async throws -> VendorReply {
+            let exchange = Exchange(limit: limit, timedOut: timedOut)
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    let cancelled = lock.withLock { () -> Bool in
-                        guard pending[id]?.cancelled == false else {
-                            pending.removeValue(forKey: id)
-                            return true
-                        }
-                        pending[id]?.continuation = continuation
+                    let given = lock.withLock { () -> Bool in
+                        guard !exchange.answered else { return true }
+                        exchange.continuation = continuation
                         return false
                     }
-                    if cancelled {
+                    if given {
                         continuation.resume(throwing: CancellationError())
-                    } else {
-                        task.resume()
+                        return
+                    }
+                    foundation.async {
+                        guard !self.lock.withLock({ exchange.answered }) else { return }
+                        let task = make()
+                        let start = self.lock.withLock { () -> Bool in
+                            guard !exchange.answered else { return false }
+                            exchange.task = task
+                            self.running[ObjectIdentifier(task)] = exchange
+                            return true
+                        }
+                        if start { task.resume() } else { task.cancel() }
                     }
                 }
             } onCancel: {
-                self.abandon(task, with: CancellationError())
+                self.abandon(exchange, with: CancellationError())
             }
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-            let tooLarge = lock.withLock { () -> Int? in
-                let id = ObjectIdentifier(dataTask)
-                guard let limit = pending[id]?.limit else { return nil }
-                pending[id]?.response = response as? HTTPURLResponse
-                return response.expectedContentLength > Int64(limit) ? limit : nil
+            let (exchange, tooLarge) = lock.withLock { () -> (Exchange?, Int?) in
+                guard let exchange = running[ObjectIdentifier(dataTask)] else { return (nil, nil) }
+                exchange.response = response as? HTTPURLResponse
+                return (exchange, response.expectedContentLength > Int64(exchange.limit) ? exchange.limit : nil)
             }
             completionHandler(.allow)
-            if let tooLarge { abandon(dataTask, with: TransportError.replyTooLarge(limit: tooLarge), in: session) }
+            if let exchange, let tooLarge { abandon(exchange, with: TransportError.replyTooLarge(limit: tooLarge), in: session) }
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            let overLimit = lock.withLock { () -> Int? in
-                let id = ObjectIdentifier(dataTask)
-                guard let entry = pending[id] else { return nil }
-                guard entry.body.count + data.count <= entry.limit else { return entry.limit }
-                pending[id]?.body.append(data)
+            let overLimit = lock.withLock { () -> Exchange? in
+                guard let exchange = running[ObjectIdentifier(dataTask)] else { return nil }
+                guard exchange.body.count + data.count <= exchange.limit else { return exchange }
+                exchange.body.append(data)
                 return nil
             }
-            if let overLimit { abandon(dataTask, with: TransportError.replyTooLarge(limit: overLimit), in: session) }
+            if let overLimit { abandon(overLimit, with: TransportError.replyTooLarge(limit: overLimit.limit), in: session) }
         }
 
         /// A redirect is followed only by a request without a body (GET, HEAD): Foundation sends a
@@ -181,13 +210,18 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-            let entry = lock.withLock { pending.removeValue(forKey: ObjectIdentifier(task)) }
-            guard let entry, let continuation = entry.continuation else { return }
+            let exchange = lock.withLock { () -> Exchange? in
+                guard let exchange = running.removeValue(forKey: ObjectIdentifier(task)), !exchange.answered else { return nil }
+                exchange.answered = true
+                return exchange
+            }
+            guard let exchange, let continuation = exchange.continuation else { return }
+            exchange.continuation = nil
             if let error {
-                continuation.resume(throwing: error)
+                continuation.resume(throwing: (error as? URLError)?.code == .timedOut ? exchange.timedOut : error)
                 return
             }
-            guard let http = entry.response ?? task.response as? HTTPURLResponse else {
+            guard let http = exchange.response ?? task.response as? HTTPURLResponse else {
                 continuation.resume(throwing: URLError(.badServerResponse))
                 return
             }
@@ -195,28 +229,29 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
             for (key, value) in http.allHeaderFields {
                 if let key = key as? String, let value = value as? String { headers[key] = value }
             }
-            continuation.resume(returning: VendorReply(status: http.statusCode, headers: headers, body: entry.body))
+            continuation.resume(returning: VendorReply(status: http.statusCode, headers: headers, body: exchange.body))
         }
 
-        /// Answers the task's caller with `error` (the first answer only) and cancels the task; retires
-        /// `session`, when given, for a reply given up in the middle (past its limit).
-        private func abandon(_ task: URLSessionDataTask, with error: any Error, in session: URLSession? = nil) {
-            let id = ObjectIdentifier(task)
-            let continuation = lock.withLock { () -> CheckedContinuation<VendorReply, any Error>? in
-                guard let continuation = pending[id]?.continuation else {
-                    // Cancelled before it was started: `perform` answers when it gets there.
-                    pending[id]?.cancelled = true
-                    return nil
-                }
-                pending.removeValue(forKey: id)
-                return continuation
+        /// Answers the exchange's caller with `error` (the first answer only) and cancels its task, if it
+        /// was made; retires `session`, when given, for a reply given up in the middle (past its limit).
+        private func abandon(_ exchange: Exchange, with error: any Error, in session: URLSession? = nil) {
+            let (continuation, task) = lock.withLock { () -> (CheckedContinuation<VendorReply, any Error>?, URLSessionDataTask?) in
+                guard !exchange.answered else { return (nil, nil) }
+                exchange.answered = true
+                defer { exchange.continuation = nil }
+                if let task = exchange.task { running.removeValue(forKey: ObjectIdentifier(task)) }
+                // No continuation yet: `perform` finds the exchange answered and answers its caller.
+                return (exchange.continuation, exchange.task)
             }
             continuation?.resume(throwing: error)
-            // Off the caller's thread: this Foundation's `cancel()` waits for the task's work queue, which
-            // a reply streaming in fast can hold for as long as it streams (seen with a 301 whose body had
-            // no end: the caller, cancelling at its timeout, waited with it).
-            DispatchQueue.global().async { task.cancel() }
-            if let session { retire(session) }
+            guard let task else { return }
+            // On Foundation's queue, not the caller's thread: this Foundation's `cancel()` waits for the
+            // task's work queue, which a reply streaming in fast can hold for as long as it streams (seen
+            // with a 301 whose body had no end: the caller, cancelling at its timeout, waited with it).
+            foundation.async {
+                task.cancel()
+                if let session { self.retire(session) }
+            }
         }
     }
 }
