@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import RecoKitTesting
 
 /// Every Swift block of README.md and of the DocC catalogs compiles, read from the files themselves
 /// (nothing is copied into a test, so nothing can drift), and the README's first example runs as a
@@ -73,17 +74,17 @@ struct DocumentationSnippetTests {
     }
 
     @Test(arguments: snippets)
-    func compiles(_ snippet: DocumentationSnippet) throws {
+    func compiles(_ snippet: DocumentationSnippet) async throws {
         let firstLine = snippet.code.split(separator: "\n").first.map(String.init) ?? ""
         let given = snippet.file == "README.md" ? nil : Self.givens[firstLine]
         let source = given.map { Self.givenFunction + $0 + "\n" } ?? ""
-        let outcome = try SwiftCompiler.typeCheck(source + snippet.code)
+        let outcome = try await blockingWork { try SwiftCompiler.typeCheck(source + snippet.code) }
         #expect(outcome.status == 0, "\(snippet) does not compile:\n\(outcome.output)\n--- the block:\n\(snippet.code)")
     }
 
     /// The first README example, built as a program with the package's libraries and run from a folder
     /// that is not the package's: it finds the sample payload, and prints what the README shows.
-    @Test func theFirstReadmeExampleRunsFromAnyFolderAndPrintsWhatTheReadmeShows() throws {
+    @Test func theFirstReadmeExampleRunsFromAnyFolderAndPrintsWhatTheReadmeShows() async throws {
         let readme = try String(contentsOf: DocumentationSnippet.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let example = try #require(Self.snippets.first { $0.file == "README.md" })
         let marker = "<!-- output of the example above -->\n```text\n"
@@ -94,8 +95,8 @@ struct DocumentationSnippetTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recokit-readme-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (built, program) = try SwiftCompiler.build(example.code, linking: ["RecoKit", "RecoHTTP", "RecoTemplates", "CRecoChecksum", "CRecoEscaping", "RecoTracking",
-                                                                               "RecoVendors", "RecoKitTesting"], into: folder)
+        let (built, program) = try await blockingWork { try SwiftCompiler.build(example.code, linking: ["RecoKit", "RecoHTTP", "RecoTemplates", "CRecoChecksum", "CRecoEscaping", "RecoTracking",
+                                                                               "RecoVendors", "RecoKitTesting"], into: folder) }
         try #require(built.status == 0, "the example does not build:\n\(built.output)")
 
         let output = folder.appendingPathComponent("output")
@@ -107,7 +108,7 @@ struct DocumentationSnippetTests {
         process.standardOutput = handle
         process.standardError = handle
         try process.run()
-        process.waitUntilExit()
+        try await blockingWork { process.waitUntilExit() }
         try handle.close()
         let printed = String(decoding: try Data(contentsOf: output), as: UTF8.self)
         #expect(process.terminationStatus == 0, "\(printed)")

@@ -9,7 +9,8 @@ import RecoPage
 /// the page that vendor's blocks, never the page: the other vendor's blocks are there, the failure has
 /// the kind a caller can act on (try later, look at the address, give up on this page) and words that
 /// say what happened (and not the request's address, which holds the API key), and no fault holds the
-/// page past its budget.
+/// page past its budget. An attempt during which the process's tasks waited long for a thread (other
+/// tests computing) is run again: see `watchingTaskThreads`.
 @Suite("Recommendations client: a vendor that fails as networks do")
 struct FetchFaultTests {
     /// The kind each fault must be reported as.
@@ -26,7 +27,18 @@ struct FetchFaultTests {
         defer { reteno.stop() }
         let requests = [RecommendationsRequest.segmentify(try Fixtures.segmentify(segmentify.baseURL)),
                         RecommendationsRequest.reteno(try Fixtures.reteno(reteno.baseURL), title: "Similar")]
-        let page = await RecommendationsClient().widgets(for: requests, as: Product.self, budget: .seconds(2))
+        let budget = Duration.seconds(2)
+        var page: [VendorWidgets<Product>] = []
+        for attempt in 1...5 {
+            let (answer, waited) = await watchingTaskThreads {
+                await RecommendationsClient().widgets(for: requests, as: Product.self, budget: budget)
+            }
+            page = answer
+            // The budget is kept by a timer on the cooperative threads, which CPU-bound tests beside this
+            // one can hold for seconds: the other vendor's reply is then in, and the timer runs first.
+            guard waited > budget / 4, attempt < 5 else { break }
+            print("FetchFaultTests: \(fault): attempt \(attempt) not judged: the process's tasks waited \(waited) for a thread")
+        }
         #expect(page.map(\.vendor) == [.segmentify, .reteno])
         #expect(page[0].widgets.isEmpty)
         let failure = try #require(page[0].failure, "\(fault): no failure reported")

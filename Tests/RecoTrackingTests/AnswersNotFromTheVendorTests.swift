@@ -92,7 +92,7 @@ extension IntegrationSuite {
 
         /// A request without a body (a recommendations GET) still follows a redirect.
         @Test func aRequestWithoutABodyFollowsARedirect() async throws {
-            let server = try ScriptedServer()
+            let server = try await ScriptedServer.started()
             defer { server.stop() }
             let reply = try await URLSessionTransport().send(VendorRequest(method: "GET", url: server.base.appendingPathComponent("_redirect"), headers: [], body: Data()),
                                                              timeout: .seconds(5))

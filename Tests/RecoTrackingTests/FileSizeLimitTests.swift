@@ -10,7 +10,7 @@ extension IntegrationSuite {
     @Suite("recokit relay under a file size limit", .serialized)
     struct FileSizeLimitTests {
         @Test func aSegmentThatMeetsTheFileSizeLimitStopsTheRelayAndLosesNothingAcknowledged() async throws {
-            let server = try ScriptedServer()
+            let server = try await ScriptedServer.started()
             let directory = Fixtures.temporaryDirectory()
             defer {
                 server.stop()

@@ -17,7 +17,7 @@ extension IntegrationSuite {
 
     /// A scripted vendor on 127.0.0.1 and a journal directory not yet created, both gone afterwards.
     static func withVendorAndAJournal(_ body: (ScriptedServer, URL) async throws -> Void) async throws {
-        let server = try ScriptedServer()
+        let server = try await ScriptedServer.started()
         let directory = Fixtures.temporaryDirectory()
         defer {
             server.stop()

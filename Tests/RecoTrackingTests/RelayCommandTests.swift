@@ -7,7 +7,7 @@ extension IntegrationSuite {
     @Suite("recokit relay and recokit journal", .serialized)
     struct RelayCommandTests {
         @Test func malformedLinesAreReportedWithTheirNumbersAndSkipped() async throws {
-            let server = try ScriptedServer()
+            let server = try await ScriptedServer.started()
             let directory = Fixtures.temporaryDirectory()
             defer {
                 server.stop()
@@ -54,7 +54,7 @@ extension IntegrationSuite {
         /// number; the lines around it go through. Input without line ends used to grow one buffer
         /// until the process ran out of memory.
         @Test func aLineTooLongIsRefusedWithoutBeingKept() async throws {
-            let server = try ScriptedServer()
+            let server = try await ScriptedServer.started()
             let directory = Fixtures.temporaryDirectory()
             defer {
                 server.stop()
@@ -78,7 +78,7 @@ extension IntegrationSuite {
         /// silence (stdin still open) is acknowledged without a next line.
         @Test(arguments: ["strict", "batched"])
         func aBurstFollowedBySilenceIsAcknowledgedLineByLine(durability: String) async throws {
-            let server = try ScriptedServer()
+            let server = try await ScriptedServer.started()
             let directory = Fixtures.temporaryDirectory()
             defer {
                 server.stop()
@@ -113,7 +113,7 @@ extension IntegrationSuite {
         }
 
         @Test func acknowledgementsGoToTheAcksFileWhenOneIsNamed() async throws {
-            let server = try ScriptedServer()
+            let server = try await ScriptedServer.started()
             let directory = Fixtures.temporaryDirectory()
             defer {
                 server.stop()
@@ -132,7 +132,7 @@ extension IntegrationSuite {
         }
 
         @Test func segmentifyEventObjectsAndArraysAreRelayedWholeOrNotAtAll() async throws {
-            let server = try ScriptedServer()
+            let server = try await ScriptedServer.started()
             let directory = Fixtures.temporaryDirectory()
             defer {
                 server.stop()

@@ -30,7 +30,7 @@ extension IntegrationSuite {
             let seed = Self.seed()
             print("RelayCrashTests seed \(seed) (replay: RECOKIT_CRASH_SEED=\(seed) swift test --filter everyAcknowledgedLineSurvives)")
             var random = SeededRandom(seed: seed)
-            let server = try ScriptedServer()
+            let server = try await ScriptedServer.started()
             let directory = Fixtures.temporaryDirectory()
             defer {
                 server.stop()

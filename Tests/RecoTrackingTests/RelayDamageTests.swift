@@ -164,7 +164,7 @@ extension IntegrationSuite {
         @Test(.enabled(if: TmpfsMount.isAvailable, "needs root and `mount -t tmpfs` (the deterministic simulation covers full disks elsewhere)"),
               arguments: ["strict", "batched"])
         func aTransientlyFullDiskLosesNoAcknowledgedLine(durability: String) async throws {
-            let server = try ScriptedServer()
+            let server = try await ScriptedServer.started()
             defer { server.stop() }
             for round in 1...5 {
                 try await fillTheDiskUnderARelay(server, durability: durability, round: round)

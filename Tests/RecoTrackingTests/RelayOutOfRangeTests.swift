@@ -58,7 +58,7 @@ extension IntegrationSuite {
                 #expect(journal.wait() == 0)
                 #expect(journal.stdout.hasPrefix("pending 20\n"), "\(journal.stdout)")
                 // The vendor answering again: another server, whose script holds no refusal left over.
-                let answering = try ScriptedServer()
+                let answering = try await ScriptedServer.started()
                 defer { answering.stop() }
                 let drain = try Self.relay(directory, answering, ["--drain", "--deadline", "20"])
                 #expect(drain.wait() == 0, "\(drain.stderr)")

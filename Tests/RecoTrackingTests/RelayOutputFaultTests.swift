@@ -73,7 +73,7 @@ extension IntegrationSuite {
 
         @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full (Linux)"))
         func acknowledgementsToAFullDiskStopTheRelayLoudly() async throws {
-            let server = try ScriptedServer()
+            let server = try await ScriptedServer.started()
             let directory = Fixtures.temporaryDirectory()
             defer {
                 server.stop()
@@ -94,7 +94,7 @@ extension IntegrationSuite {
         }
 
         @Test func aReaderOfAcknowledgementsThatGoesAwayStopsTheRelayLoudly() async throws {
-            let server = try ScriptedServer()
+            let server = try await ScriptedServer.started()
             let directory = Fixtures.temporaryDirectory()
             defer {
                 server.stop()
@@ -115,7 +115,7 @@ extension IntegrationSuite {
         }
 
         @Test func aSlowReaderOfANonBlockingPipeGetsEveryAcknowledgement() async throws {
-            let server = try ScriptedServer()
+            let server = try await ScriptedServer.started()
             let directory = Fixtures.temporaryDirectory()
             defer {
                 server.stop()
@@ -141,7 +141,7 @@ extension IntegrationSuite {
         }
 
         @Test func aStandardErrorNobodyReadsIsNoCrash() async throws {
-            let server = try ScriptedServer()
+            let server = try await ScriptedServer.started()
             let directory = Fixtures.temporaryDirectory()
             defer {
                 server.stop()
@@ -173,7 +173,7 @@ extension IntegrationSuite {
         }
 
         @Test func aClosedStandardErrorLeavesTheAcknowledgementsAndTheJournalClean() async throws {
-            let server = try ScriptedServer()
+            let server = try await ScriptedServer.started()
             let directory = Fixtures.temporaryDirectory()
             let acks = Fixtures.temporaryDirectory().appendingPathExtension("jsonl")
             defer {

@@ -45,7 +45,7 @@ extension IntegrationSuite {
         }
 
         func withServer(_ body: (ScriptedServer, URL) async throws -> Void) async throws {
-            let server = try ScriptedServer()
+            let server = try await ScriptedServer.started()
             let directory = Fixtures.temporaryDirectory()
             defer {
                 server.stop()

@@ -1,5 +1,6 @@
 import Foundation
 import RecoPage
+import RecoKitTesting
 
 /// A shop's product model, as a user would write it.
 struct Product: RecommendableProduct, Hashable {
@@ -47,7 +48,7 @@ enum Fixtures {
 
 /// Runs `body` with a fresh stand-in, stopping it afterwards.
 func withVendorServer<T>(_ body: (VendorServer) async throws -> T) async throws -> T {
-    let server = try VendorServer()
+    let server = try await blockingWork { try VendorServer() }
     defer { server.stop() }
     return try await body(server)
 }

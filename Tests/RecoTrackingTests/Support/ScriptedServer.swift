@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import RecoKit
 import RecoTracking
+import RecoKitTesting
 
 /// A scripted HTTP server on 127.0.0.1 (Python's standard library, run as a child process).
 final class ScriptedServer: @unchecked Sendable {
@@ -39,6 +40,12 @@ final class ScriptedServer: @unchecked Sendable {
             throw TestFailure("the test server did not start")
         }
         self.port = port
+    }
+
+    /// A server started without holding one of Swift's cooperative threads while Python starts
+    /// (see `blockingWork`).
+    static func started() async throws -> ScriptedServer {
+        try await blockingWork { try ScriptedServer() }
     }
 
     deinit { stop() }
