@@ -45,3 +45,18 @@ package func watchingTaskThreads<T: Sendable>(_ attempt: () async throws -> T) a
     watcher.cancel()
     return (value, await watcher.value)
 }
+
+/// Runs `attempt` until one runs while the process's tasks waited at most `allowedWait` for a thread
+/// (see ``watchingTaskThreads(_:)``), at most `attempts` times, and returns that attempt's value. The
+/// last attempt is returned whatever its wait, so a fault that shows on a process that keeps its timers
+/// still fails the test. Prints, with `label`, each attempt it does not return.
+package func attemptKeptOnTime<T: Sendable>(allowedWait: Duration, attempts: Int = 5, label: String,
+                                            _ attempt: () async throws -> T) async rethrows -> T {
+    var number = 1
+    while true {
+        let (value, waited) = try await watchingTaskThreads(attempt)
+        if waited <= allowedWait || number >= attempts { return value }
+        print("\(label): attempt \(number) not judged: the process's tasks waited \(waited) for a thread (\(allowedWait) allowed)")
+        number += 1
+    }
+}
