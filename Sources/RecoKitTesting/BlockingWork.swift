@@ -47,7 +47,7 @@ package func watchingTaskThreads<T: Sendable>(_ attempt: () async throws -> T) a
 }
 
 /// Runs `attempt` until one runs while the process's tasks waited at most `allowedWait` for a thread
-/// (see ``watchingTaskThreads(_:)``), at most `attempts` times, and returns that attempt's value. The
+/// (see `watchingTaskThreads`), at most `attempts` times, and returns that attempt's value. The
 /// last attempt is returned whatever its wait, so a fault that shows on a process that keeps its timers
 /// still fails the test. Prints, with `label`, each attempt it does not return.
 package func attemptKeptOnTime<T: Sendable>(allowedWait: Duration, attempts: Int = 5, label: String,
