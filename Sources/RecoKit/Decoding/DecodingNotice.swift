@@ -26,7 +26,8 @@ public struct DecodingNotice: Hashable, Sendable, CustomStringConvertible {
     public var kind: Kind
     /// Where in the payload.
     public var path: JSONPath
-    /// What happened, in words.
+    /// What happened, in words: at most ``longestMessage`` characters (a message quotes what the vendor
+    /// sent, an id or a name, and one reply can give thousands of notices).
     public var message: String
     /// The error behind the notice, when there is one (an ``Kind/invalidBlock``'s).
     public var cause: PayloadError?
@@ -34,9 +35,12 @@ public struct DecodingNotice: Hashable, Sendable, CustomStringConvertible {
     public init(_ kind: Kind, at path: JSONPath, _ message: String, cause: PayloadError? = nil) {
         self.kind = kind
         self.path = path
-        self.message = message
+        self.message = message.shortened(to: Self.longestMessage)
         self.cause = cause
     }
+
+    /// The most characters a notice's ``message`` keeps; the rest is cut and marked "…".
+    public static let longestMessage = 1_000
 
     public var description: String { "\(kind): \(message) at \(path)" }
 }

@@ -89,6 +89,8 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
         forEachComponent { component in
             switch component {
             case .key(let key):
+                // A vendor's key may be a megabyte, and every path under it quotes it.
+                let key = key.shortened(to: String.quotedWordsLength)
                 if Self.isIdentifier(key) { text += "." + key } else { text += "[" + Self.quoted(key) + "]" }
             case .index(let index):
                 text += "[\(index)]"

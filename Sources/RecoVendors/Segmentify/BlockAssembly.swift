@@ -28,6 +28,8 @@ struct BlockAssembly {
         // eliminates, for dynamic ones; otherwise a dynamic product need not go in.
         var inBlock: Set<String> = []
         let eliminates = block.elimination.eliminates
+        // Quoted in a notice for every product left out: a megabyte id made a gigabyte of notices.
+        let named = block.instanceId.shortened(to: String.quotedCodeLength)
         // Room for every product the block was sent, so the sets and the list never grow by rehashing.
         let sent = (block.staticProducts?.elements.count ?? 0) + block.sources.reduce(0) { $0 + ($1.list?.elements.count ?? 0) }
         if eliminates || block.staticProducts != nil { inBlock.reserveCapacity(sent) }
@@ -45,7 +47,7 @@ struct BlockAssembly {
                 guard budget.admits(products.count, at: path, of: block.instanceId, report: &report) else { return products }
                 guard let product = Self.product(element, index: index, at: path, of: block, report: &report) else { continue }
                 if inBlock.contains(product.productId) {
-                    report.notices.append(DecodingNotice(.duplicateEliminated, at: path, "static item \(product.productId) of \(block.instanceId) is already in the block"))
+                    report.notices.append(DecodingNotice(.duplicateEliminated, at: path, "static item \(product.productId.shortened(to: String.quotedCodeLength)) of \(named) is already in the block"))
                     continue
                 }
                 inBlock.insert(product.productId)
@@ -67,11 +69,11 @@ struct BlockAssembly {
                 let id = product.productId
                 if eliminates {
                     if inBlock.contains(id) {
-                        report.notices.append(DecodingNotice(.duplicateEliminated, at: path, "product \(id) is already in \(block.instanceId)"))
+                        report.notices.append(DecodingNotice(.duplicateEliminated, at: path, "product \(id.shortened(to: String.quotedCodeLength)) is already in \(named)"))
                         continue
                     }
                     if !exempt && shown.contains(id) {
-                        report.notices.append(DecodingNotice(.duplicateEliminated, at: path, "product \(id) was already shown by an earlier block, so \(block.instanceId) leaves it out"))
+                        report.notices.append(DecodingNotice(.duplicateEliminated, at: path, "product \(id.shortened(to: String.quotedCodeLength)) was already shown by an earlier block, so \(named) leaves it out"))
                         continue
                     }
                 }
