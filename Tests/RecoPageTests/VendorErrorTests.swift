@@ -20,6 +20,25 @@ struct VendorErrorTests {
         }
     }
 
+    /// A reply of 5,000 items none of which is a recommendation block: the failure's words (logged at
+    /// every page) give the first ten notices and how many more the report holds, not all 5,000.
+    @Test func aReplyOfThousandsOfNoticesIsSaidInTenLines() async throws {
+        try await withVendorServer { server in
+            let items = (0..<5_000).map { #"{"type":"sendBannerDetails\#($0)","params":{}}"# }.joined(separator: ",")
+            try await server.route(Fixtures.segmentifyPath, otherwise: .init(body: #"{"statusCode":"SUCCESS","responses":[[\#(items)]]}"#))
+            let error = await #expect(throws: NoWidgets.self) {
+                _ = try await RecommendationsClient().widgets(for: .segmentify(try Fixtures.segmentify(server.base)), as: Product.self,
+                                                              budget: Fixtures.patience)
+            }
+            #expect(error?.kind == .decodingFailed)
+            #expect(error?.report?.notices.count == 5_000)
+            let lines = error?.description.split(separator: "\n") ?? []
+            #expect(lines.count == 11, "\(lines.prefix(3))")
+            #expect(lines.first == "segmentify: no widget decoded: notice: skippedItem: a sendBannerDetails0 item is not a recommendation block at $.responses[0][0]")
+            #expect(lines.last == "… and 4990 more (the report holds them all)")
+        }
+    }
+
     @Test func anHTTPErrorWithoutACodeIsItsStatus() async throws {
         try await withVendorServer { server in
             try await server.route(Fixtures.retenoPath(), otherwise: .init(status: 401, body: #"{"message":"bad access key"}"#))

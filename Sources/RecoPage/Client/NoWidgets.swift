@@ -129,8 +129,18 @@ public struct NoWidgets: Error, Sendable, CustomStringConvertible {
         case .decodingFailed(nil, let report):
             report.failures.isEmpty && report.notices.isEmpty
                 ? "\(vendor): the answer held no widget"
-                : "\(vendor): no widget decoded: \(report)"
+                : "\(vendor): no widget decoded: \(Self.firstLines(of: report))"
         }
+    }
+
+    /// The report's first failures and notices, a line each, then how many more `report` holds: one
+    /// hostile reply can give a hundred thousand, and these words go into a log at every page.
+    static func firstLines(of report: DecodingReport, count: Int = 10) -> String {
+        let failures = report.failures.prefix(count).map { "failure: \($0)" }
+        let notices = report.notices.prefix(count - failures.count).map { "notice: \($0)" }
+        let total = report.failures.count + report.notices.count
+        let shown = (failures + notices).joined(separator: "\n")
+        return total > count ? shown + "\n… and \(total - count) more (the report holds them all)" : shown
     }
 
     static func milliseconds(_ duration: Duration) -> String {
