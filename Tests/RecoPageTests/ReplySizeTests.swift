@@ -1,6 +1,7 @@
 import Foundation
 import RecoPage
 import Testing
+import RecoKitTesting
 
 /// A vendor's reply larger than the client reads, up to one that never ends, over RecoKit's own
 /// `URLSessionTransport` and a real HTTP server on 127.0.0.1: the transport stops reading at the limit
@@ -148,7 +149,7 @@ struct ReplySizeTests {
 /// Run in a child process of its own, since every URLSession of the process stalls while it streams.
 @Suite("Reply size: a redirect without end")
 struct RedirectWithoutEndTests {
-    static let isChild = ProcessInfo.processInfo.environment["RECOKIT_REDIRECT_CHILD"] == "1"
+    static let isChild = ChildTestProcess.isChild
 
     @Test("the caller is answered at its timeout (in the child)", .enabled(if: isChild))
     func theCallerIsAnswered() async throws {
@@ -217,28 +218,9 @@ struct RedirectWithoutEndTests {
     /// Runs the test `name` of this suite in a child process, which must print "answered" and end well
     /// within a minute.
     static func runInChild(_ name: String) async throws {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = ["--testing-library", "swift-testing", "--filter", "RedirectWithoutEndTests/\(name)"]
-        child.environment = ProcessInfo.processInfo.environment.merging(["RECOKIT_REDIRECT_CHILD": "1"]) { _, new in new }
-        // A file, not a pipe: a child killed here leaves its stand-in vendor holding what it inherited.
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("recokit-redirect-child-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: log) }
-        let output = try FileHandle(forWritingTo: log)
-        defer { try? output.close() }
-        child.standardOutput = output
-        child.standardError = output
-        try child.run()
-        // The requests' timeouts are seconds; a minute is for a machine busy with the rest of the suite.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while child.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
-        let answered = !child.isRunning
-        if !answered { kill(child.processIdentifier, SIGKILL) }
-        child.waitUntilExit()
-        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        #expect(answered, "\(name): the child was still waiting a minute later: \(text.suffix(2000))")
-        #expect(child.terminationStatus == 0 && text.contains("answered"), "\(name): \(text.suffix(2000))")
+        let child = try await ChildTestProcess.run("RedirectWithoutEndTests/\(name)")
+        #expect(child.ended, "\(name): the child was still waiting a minute later: \(child.output.suffix(2000))")
+        #expect(child.status == 0 && child.output.contains("answered"), "\(name): \(child.output.suffix(2000))")
     }
     #endif
 }
