@@ -89,10 +89,19 @@ public final class Tracker: Sendable {
             tasks.append(Task.detached { [self] in await self.sendLoop() })
         }
         if case .batched(let interval) = configuration.durability {
+            // The commit itself on a queue of its own: it waits in write and fsync, for seconds on a slow
+            // disk, and each of Swift's cooperative threads (as many as the machine has cores) it held
+            // that long was one the process's other tasks, its requests' handlers, could not use.
+            let disk = DispatchQueue(label: "RecoKit.Tracker.commit")
             tasks.append(Task.detached { [self] in
                 while !Task.isCancelled {
                     try? await Task.sleep(for: interval)
-                    do { try journal.commit() } catch { counters.withLock { $0.lastError = "\(error)" } }
+                    await withCheckedContinuation { (committed: CheckedContinuation<Void, Never>) in
+                        disk.async {
+                            do { try self.journal.commit() } catch { self.counters.withLock { $0.lastError = "\(error)" } }
+                            committed.resume()
+                        }
+                    }
                 }
             })
         }
