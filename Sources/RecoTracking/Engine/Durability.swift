@@ -5,7 +5,8 @@
 ///   power loss. The calling thread waits in `fsync` (typically 0.2–5 ms), so keep strict tracking off
 ///   latency-critical paths or call it from many tasks at once.
 /// - ``batched(every:)``: `track` returns once the record is in the journal's buffer; a background
-///   commit writes and `fsync`s the buffer every interval (20 ms by default). **Loss window:** if the
+///   commit writes and `fsync`s the buffer every interval (20 ms by default), on a thread of its own,
+///   never one of Swift's cooperative threads. **Loss window:** if the
 ///   process is killed, or the machine loses power, events accepted during the last interval (plus the
 ///   time of one write and `fsync`) can be lost. Call ``Tracker/commit()`` to close the window at a
 ///   point of your choosing (`recokit relay` does so before every `accepted N` line).
