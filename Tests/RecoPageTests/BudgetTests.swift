@@ -10,17 +10,21 @@ import RecoPage
 /// fast is one whose failure comes back as itself, not as out of budget, within a budget of a minute.
 @Suite("Recommendations client: budgets")
 struct BudgetTests {
+    /// Long enough for the request to reach the vendor on a machine busy with the rest of the suite (the
+    /// held request is counted there): a sanitized build beside it took more than 300 ms to send it.
+    static let budget = Duration.seconds(2)
+
     @Test func slowHeadersAreOutOfBudget() async throws {
         try await withVendorServer { server in
             try await server.route(Fixtures.retenoPath(), otherwise: .init(body: Fixtures.retenoReply(prefix: "a"), gate: "headers"))
             let client = RecommendationsClient()
             let request = RecommendationsRequest.reteno(try Fixtures.reteno(server.base))
             let error = await #expect(throws: NoWidgets.self) {
-                _ = try await client.widgets(for: request, as: Product.self, budget: .milliseconds(300))
+                _ = try await client.widgets(for: request, as: Product.self, budget: Self.budget)
             }
             try await server.open("headers")
             #expect(error?.kind == .outOfBudget)
-            #expect(error?.description == "reteno: no answer within 300 ms")
+            #expect(error?.description == "reteno: no answer within 2000 ms")
             #expect(try await server.count(Fixtures.retenoPath()) == 1)
         }
     }
@@ -32,7 +36,7 @@ struct BudgetTests {
             let client = RecommendationsClient()
             let request = RecommendationsRequest.segmentify(try Fixtures.segmentify(server.base))
             let error = await #expect(throws: NoWidgets.self) {
-                _ = try await client.widgets(for: request, as: Product.self, budget: .milliseconds(300))
+                _ = try await client.widgets(for: request, as: Product.self, budget: Self.budget)
             }
             try await server.open("body")
             #expect(error?.kind == .outOfBudget)
