@@ -10,7 +10,7 @@ import RecoPage
 /// the kind a caller can act on (try later, look at the address, give up on this page) and words that
 /// say what happened (and not the request's address, which holds the API key), and no fault holds the
 /// page past its budget. An attempt during which the process's tasks waited long for a thread (other
-/// tests computing) is run again: see `watchingTaskThreads`.
+/// tests computing) is run again: see `attemptKeptOnTime`.
 @Suite("Recommendations client: a vendor that fails as networks do")
 struct FetchFaultTests {
     /// The kind each fault must be reported as.
