@@ -1,4 +1,5 @@
 import Foundation
+import RecoRelay
 
 /// The program: picks the command named by the first word and runs it, with argument-parser's manners.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import RecoKit
+import RecoRelay
 
 // Before anything opens a file: a standard descriptor the caller closed is not handed to one.
 StandardStreams.secure()

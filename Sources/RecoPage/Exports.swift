@@ -2,3 +2,4 @@
 @_exported import RecoHTTP
 @_exported import RecoTracking
 @_exported import RecoVendors
+@_exported import RecoDestinations

@@ -1,3 +1,4 @@
+import RecoDestinations
 import Foundation
 import Testing
 import RecoKitTesting
@@ -37,29 +38,32 @@ struct DocumentationSnippetTests {
             let widget: Widget<RawProduct> = given()
             let context: InteractionContext = given()
             """,
+        "import RecoDestinations   // the vendors' destinations; re-exports RecoTracking": """
+            import Foundation
+            import RecoKit
+            let apiKey = "key"
+            let widget: Widget<RawProduct> = given()
+            let context: InteractionContext = given()
+            """,
+        "try await withThrowingDiscardingTaskGroup { group in": """
+            import RecoTracking
+            let tracker: Tracker = given()
+            func serveRequests(tracking: Tracker) async throws {}
+            """,
         "try tracker.track(SegmentifyPageView(category: .productPage, common: common))": """
             import Foundation
-            import RecoTracking
-            import RecoVendors
+            import RecoDestinations
             let tracker: Tracker = given()
             let widget: Widget<RawProduct> = given()
             let common: SegmentifyCommonFields = given()
             """,
-        "let tracker = try Tracker(destination: SegmentifyDestination(dataCenter: url, apiKey: key, origin: \"shop.example\"),": """
+        "let store = try JournalStore(directory: URL(fileURLWithPath: \"/var/lib/shop/tracking/segmentify\"))": """
             import Foundation
-            import RecoTracking
-            import RecoVendors
+            import RecoDestinations
             let url = URL(string: "https://gandalf.segmentify.com")!
             let key = "key"
-            let journalURL = URL(fileURLWithPath: "/tmp/journal")
             let widget: Widget<RawProduct> = given()
             let context: InteractionContext = given()
-            """,
-        "let ids = try lines.map { try tracker.trackUntilCommit($0) }": """
-            import RecoTracking
-            let tracker: Tracker = given()
-            let lines: [Interaction] = []
-            func acknowledge(_ ids: [EventID]) {}
             """,
     ]
 

@@ -1,3 +1,4 @@
+import RecoDestinations
 import Foundation
 import Testing
 import RecoKit
@@ -22,7 +23,7 @@ extension IntegrationSuite {
 
         /// A Segmentify tracker over a fresh `URLSessionTransport`, waiting 100 ms after a misconfiguration.
         static func tracker(_ server: ScriptedServer, _ directory: URL) throws -> Tracker {
-            var configuration = TrackerConfiguration(journal: directory, durability: .batched)
+            var configuration = TrackerSetup(journal: directory, durability: .batched)
             configuration.flushInterval = .milliseconds(20)
             configuration.retryPolicy = RetryPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200),
                                                     configurationDelay: .milliseconds(100))

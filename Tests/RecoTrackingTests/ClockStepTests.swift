@@ -94,10 +94,10 @@ final class SteppingTransport: Transport, @unchecked Sendable {
         self.script = script
     }
 
-    func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+    func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
         let step = lock.withLock { script.isEmpty ? nil : script.removeFirst() }
-        guard let (status, retryAfter, seconds) = step else { return TrackingReply(status: 200) }
+        guard let (status, retryAfter, seconds) = step else { return VendorReply(status: 200) }
         clock.step(by: seconds)
-        return TrackingReply(status: status, headers: retryAfter.map { ["Retry-After": $0] } ?? [:])
+        return VendorReply(status: status, headers: retryAfter.map { ["Retry-After": $0] } ?? [:])
     }
 }

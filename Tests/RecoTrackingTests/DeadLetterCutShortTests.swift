@@ -82,11 +82,11 @@ extension JournalFaultTests {
         let letter = EventCodec.encode(TrackedEvent(id: EventID(run: 5, sequence: 1), interaction: Fixtures.click("P-1")))
         try DeadLetterStore(storage: storage, durable: true).add([(letter[...], "HTTP 422")], at: Date())
         _ = try storage.append(DeadLetterStore.fileName, [UInt8](repeating: 0, count: 512)[...])
-        let tracker = try Tracker(destination: CountingDestination(), configuration: TrackerConfiguration(journal: nil, durability: .strict),
+        let tracker = try Tracker(destination: CountingDestination(), configuration: TrackerSetup(journal: nil, durability: .strict),
                                   storage: storage, transport: SwitchingTransport(), clock: SystemTrackingClock())
         let damage = tracker.recoveryReport.damage
         #expect(damage.count == 1 && damage.allSatisfy(\.isInterruptedWrite) && damage.first?.file == DeadLetterStore.fileName, "\(damage)")
-        #expect(try tracker.deadLetters().map { $0.event.interaction.productId } == ["P-1"])
+        #expect(try await tracker.deadLetters().map { $0.event.interaction.productId } == ["P-1"])
         _ = await tracker.shutdown(deadline: .zero)
         #expect(try inspect(storage).damage.isEmpty)
         let reread = DeadLetterStore(storage: storage, durable: true)

@@ -93,7 +93,7 @@ struct DeadLetterRequeueTests {
     @Test func requeueingWhileTheSenderDeadLettersLosesNoEvent() async throws {
         let directory = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var configuration = TrackerConfiguration(journal: directory, durability: .strict)
+        var configuration = TrackerSetup(journal: directory, durability: .strict)
         configuration.flushInterval = .milliseconds(1)
         let transport = SwitchingTransport()
         let tracker = try Tracker(destination: CountingDestination(), configuration: configuration, transport: transport)
@@ -104,7 +104,7 @@ struct DeadLetterRequeueTests {
                 // (Bounded: were two re-queues to journal the same letters again, the duplicates would double
                 // with every round while the vendor refuses them; the test then ends and fails below.)
                 while !Task.isCancelled, tracker.statistics.pending < 20 * 400 {
-                    _ = try? tracker.requeueDeadLetters()
+                    _ = try? await tracker.requeueDeadLetters()
                     rounds += 1
                     try? await Task.sleep(for: .milliseconds(1))
                 }
@@ -127,9 +127,9 @@ struct DeadLetterRequeueTests {
         transport.accept()
         // Requests refused just before the switch are dead-lettered after it: re-queue until none is left.
         for _ in 1...20 {
-            try tracker.requeueDeadLetters()
+            try await tracker.requeueDeadLetters()
             await tracker.waitUntilDelivered()
-            if try tracker.deadLetters().isEmpty { break }
+            if try await tracker.deadLetters().isEmpty { break }
         }
         let summary = await tracker.shutdown(deadline: .seconds(5))
         let refused = transport.refused
@@ -184,16 +184,16 @@ final class SwitchingTransport: Transport, @unchecked Sendable {
     /// Events accepted, duplicates included.
     var acceptedEvents: Int { lock.withLock { acceptedCount } }
 
-    func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+    func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
         lock.withLock {
             guard accepting else {
                 refusals += 1
-                return TrackingReply(status: 422, body: Data("refused for now".utf8))
+                return VendorReply(status: 422, body: Data("refused for now".utf8))
             }
             let ids = String(decoding: request.body, as: UTF8.self).split(separator: "\n").map(String.init)
             accepted.formUnion(ids)
             acceptedCount += ids.count
-            return TrackingReply(status: 200, body: Data(#"{"statusCode":"SUCCESS"}"#.utf8))
+            return VendorReply(status: 200, body: Data(#"{"statusCode":"SUCCESS"}"#.utf8))
         }
     }
 }

@@ -339,12 +339,12 @@ extension JournalFaultTests {
             return (payload: EventCodec.encode(event)[...], reason: "HTTP 422: refused \(number)")
         }
         try DeadLetterStore(storage: storage, durable: true).add(letters, at: Date())
-        let tracker = try Tracker(destination: CountingDestination(), configuration: TrackerConfiguration(journal: nil, durability: .strict),
+        let tracker = try Tracker(destination: CountingDestination(), configuration: TrackerSetup(journal: nil, durability: .strict),
                                   storage: storage, transport: SwitchingTransport(), clock: SystemTrackingClock())
         var seen: [String] = []
-        let count = try tracker.deadLetters { seen.append("\($0.event.id) \($0.reason)") }
+        let count = try await tracker.deadLetters { seen.append("\($0.event.id) \($0.reason)") }
         #expect(count == 3_000)
-        #expect(seen == (try tracker.deadLetters()).map { "\($0.event.id) \($0.reason)" })
+        #expect(seen == (try await tracker.deadLetters()).map { "\($0.event.id) \($0.reason)" })
         #expect(seen.first == "0000000000000005-1 HTTP 422: refused 1" && seen.last == "0000000000000005-3000 HTTP 422: refused 3000", "\(seen.prefix(1)) \(seen.suffix(1))")
         _ = await tracker.shutdown(deadline: .zero)
     }

@@ -34,7 +34,7 @@ extension IntegrationSuite {
                 // The power goes: the second segment's name was never made durable, so it goes with it.
                 try? FileManager.default.removeItem(at: second)
                 let look = try RelayProcess(["journal", directory.path])
-                #expect(look.wait() == 0, "\(look.stderr)")
+                #expect(look.wait() == 0, "\(look.stderr) \(look.stdout)")
                 let pending = look.number(after: "pending")
                 // Lines are acknowledged in order, one event each: lines 1…acknowledged must all still be there.
                 #expect((pending ?? 0) >= acknowledged, "\(acknowledged) lines acknowledged, \(pending ?? 0) events left after the power loss")

@@ -1,3 +1,4 @@
+@testable import RecoDestinations
 import Foundation
 import RecoKit
 import RecoTracking
@@ -21,8 +22,8 @@ import Testing
         #expect(records.count == 1)
         let event = try records[0].event()
         #expect(event.interaction.position == records[0].position)
-        #expect(SegmentifyEventEncoder.body(records: records) == SegmentifyEventEncoder.body([event]))
-        #expect(RetenoEventEncoder.body(records: records) == RetenoEventEncoder.body([event]))
+        #expect(SegmentifyEventEncoder.body(records: records) == SegmentifyOracle.body([event]))
+        #expect(RetenoEventEncoder.body(records: records) == RetenoOracle.body([event]))
     }
 
     /// A string whose length marker is above `Int.max` (the varint of 2^63 + 1): refused as a truncated

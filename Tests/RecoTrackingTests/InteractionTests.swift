@@ -1,3 +1,4 @@
+import RecoDestinations
 import Foundation
 import Testing
 import RecoKit
@@ -27,7 +28,7 @@ struct InteractionTests {
 
     @Test func trackRefusesMissingUserSessionEmptyProductAndForeignClicks() async throws {
         let tracker = try Tracker(destination: SegmentifyDestination(dataCenter: URL(string: "http://127.0.0.1:9")!, apiKey: "k", origin: "shop.example"),
-                                  configuration: TrackerConfiguration(journal: nil, durability: .memory),
+                                  configuration: TrackerSetup(journal: nil, durability: .memory),
                                   transport: ScriptedTransport([]))
         var noUser = Interaction.widgetView(of: widget, context: Fixtures.context)
         noUser.context.userId = nil

@@ -93,7 +93,7 @@ extension JournalFaultTests {
         let parent = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: parent) }
         let directory = parent.appendingPathComponent("journal")
-        let tracker = try Tracker(destination: CountingDestination(), configuration: TrackerConfiguration(journal: directory, durability: .strict),
+        let tracker = try Tracker(destination: CountingDestination(), configuration: TrackerSetup(journal: directory, durability: .strict),
                                   transport: SwitchingTransport())
         for number in 1...10 { try tracker.track(Fixtures.click("P-\(number)")) }
         try FileManager.default.removeItem(at: directory)
@@ -111,7 +111,7 @@ extension JournalFaultTests {
         let directory = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let segment = directory.appendingPathComponent(JournalState.fileName(1))
-        let configuration = TrackerConfiguration(journal: directory, durability: .strict)
+        let configuration = TrackerSetup(journal: directory, durability: .strict)
         let tracker = try Tracker(destination: CountingDestination(), configuration: configuration, transport: UnreachableTransport())
         for number in 1...10 { try tracker.track(Fixtures.click("P-\(number)")) }
         let written = try #require(try FileManager.default.attributesOfItem(atPath: segment.path)[.size] as? Int)
@@ -142,7 +142,7 @@ extension JournalFaultTests {
 
 /// A vendor that cannot be reached: every event stays pending.
 struct UnreachableTransport: Transport {
-    func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+    func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
         throw URLError(.cannotConnectToHost)
     }
 }

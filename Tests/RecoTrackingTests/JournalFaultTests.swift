@@ -36,7 +36,7 @@ struct JournalFaultTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             let (journal, _) = try open(FileJournalStorage(directory: directory))
-            for number in 1...20 { _ = try journal.append(payload(number), assigningSequence: false) }
+            for number in 1...20 { _ = try journal.append(payload(number)) }
             try journal.commit()
             #expect(try drain(journal).count == 20)
             journal.close()
@@ -45,7 +45,7 @@ struct JournalFaultTests {
             // The next run: 31 events, durable, then SIGKILL (no close, nothing acknowledged).
             let (journal, report) = try open(FileJournalStorage(directory: directory))
             #expect(report.pendingEvents == 0)
-            for number in 21...51 { _ = try journal.append(payload(number), assigningSequence: false) }
+            for number in 21...51 { _ = try journal.append(payload(number)) }
             try journal.commit()
             journal.storage.close()   // the process dies: its lock goes, nothing else happens
         }
@@ -72,7 +72,7 @@ struct JournalFaultTests {
             var appended: [Int] = []
             for _ in 0..<25 {
                 number += 1
-                do { _ = try journal.append(payload(number), assigningSequence: false); appended.append(number) } catch {
+                do { _ = try journal.append(payload(number)); appended.append(number) } catch {
                     #expect(journal.diskError != nil)   // refused with the disk's error while it lasts
                 }
             }
@@ -104,14 +104,14 @@ struct JournalFaultTests {
     @Test func aShortStrictWriteIsRolledBackAndRefused() throws {
         let storage = FaultyStorage(seed: 5)
         let (journal, _) = try open(storage)
-        for number in 1...3 { try journal.makeDurable(upTo: journal.append(payload(number), assigningSequence: false).serial) }
+        for number in 1...3 { try journal.makeDurable(upTo: journal.append(payload(number)).serial) }
         let before = storage.disk.files.values.map(\.content.count).reduce(0, +)
         storage.arm(.shortWrite, on: .append, after: 0)
-        let refused = try journal.append(payload(4), assigningSequence: false).serial
+        let refused = try journal.append(payload(4)).serial
         #expect(throws: TrackingError.self) { try journal.makeDurable(upTo: refused) }
         #expect(storage.disk.files.values.map(\.content.count).reduce(0, +) == before, "the partial record was cut off")
         #expect(journal.pendingCount == 3)
-        try journal.makeDurable(upTo: journal.append(payload(5), assigningSequence: false).serial)
+        try journal.makeDurable(upTo: journal.append(payload(5)).serial)
         #expect(journal.diskError == nil)
         journal.close()
         let (reopened, report) = try open(FaultyStorage(disk: storage.disk, seed: 6))
@@ -127,7 +127,7 @@ struct JournalFaultTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (journal, _) = try open(FileJournalStorage(directory: directory))
         defer { journal.close() }
-        for number in 1...100 { _ = try journal.append(payload(number), assigningSequence: false) }
+        for number in 1...100 { _ = try journal.append(payload(number)) }
         try journal.commit()
         let segment = directory.appendingPathComponent("segment-000000000001.log")
         var bytes = try [UInt8](Data(contentsOf: segment))
@@ -157,7 +157,7 @@ struct JournalFaultTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             let (journal, _) = try open(FileJournalStorage(directory: directory))
-            for number in 1...5 { _ = try journal.append(payload(number), assigningSequence: false) }
+            for number in 1...5 { _ = try journal.append(payload(number)) }
             try journal.commit()
             journal.close()
         }
@@ -203,7 +203,7 @@ struct JournalFaultTests {
         let recordSize: Int
         do {
             let (journal, _) = try open(FileJournalStorage(directory: directory))
-            for number in 1...5 { _ = try journal.append(payload(number), assigningSequence: false) }
+            for number in 1...5 { _ = try journal.append(payload(number)) }
             try journal.commit()
             recordSize = RecordFrame.headerSize + payload(1).count
             let batch = try #require(try journal.take(maxCount: 2, maxBytes: 1 << 20, interval: .zero, force: true))
@@ -238,7 +238,7 @@ struct JournalFaultTests {
     /// is delivered.
     @Test func aTrackerReportsTheDiskAndDeliversEverythingAccepted() async throws {
         let storage = FaultyStorage(seed: 21)
-        var configuration = TrackerConfiguration(journal: nil, durability: .batched(every: .seconds(3600)))
+        var configuration = TrackerSetup(journal: nil, durability: .batched(every: .seconds(3600)))
         configuration.flushInterval = .milliseconds(1)
         let transport = ScriptedTransport([])
         let tracker = try Tracker(destination: CountingDestination(), configuration: configuration, storage: storage,
@@ -246,14 +246,14 @@ struct JournalFaultTests {
         var accepted: [EventID] = []
         for number in 1...50 { accepted.append(try tracker.track(Fixtures.click("P-\(number)"))) }
         storage.arm(.error(.noSpace), on: .append, after: 0, times: 2)
-        #expect(throws: TrackingError.self) { try tracker.commit() }
+        await #expect(throws: TrackingError.self) { try await tracker.commit() }
         #expect(tracker.statistics.diskError?.contains("ENOSPC") == true)
         #expect(throws: TrackingError.self) { try tracker.track(Fixtures.click("refused")) }
-        #expect(throws: TrackingError.self) { try tracker.commit() }
-        try tracker.commit()
+        await #expect(throws: TrackingError.self) { try await tracker.commit() }
+        try await tracker.commit()
         #expect(tracker.statistics.diskError == nil)
         for number in 51...60 { accepted.append(try tracker.track(Fixtures.click("P-\(number)"))) }
-        try tracker.flush()
+        try await tracker.flush()
         await tracker.waitUntilDelivered()
         _ = await tracker.shutdown(deadline: .seconds(5))
         let sent = Set(transport.requests.flatMap { String(decoding: $0.body, as: UTF8.self).split(separator: "\n").map(String.init) })
@@ -270,7 +270,7 @@ extension JournalFaultTests {
         let (journal, _) = try Journal.open(storage: storage, durability: .strict, maxBytes: 1 << 30, segmentBytes: 4096)
         defer { journal.close() }
         for range in [1...60, 61...120] {
-            for number in range { _ = try journal.append(payload(number), assigningSequence: false) }
+            for number in range { _ = try journal.append(payload(number)) }
             try journal.commit()
         }
         #expect(storage.disk.files.keys.filter { $0.hasPrefix("segment-") }.count == 2)
@@ -288,7 +288,7 @@ extension JournalFaultTests {
     /// delivering (which makes a relay exit 1, naming it), and nothing is lost.
     @Test func aTrackerCountsAReadThatFailedAfterPartOfABatch() async throws {
         let storage = FaultyStorage(seed: 12)
-        var configuration = TrackerConfiguration(journal: nil, durability: .strict)
+        var configuration = TrackerSetup(journal: nil, durability: .strict)
         configuration.segmentBytes = 4096
         configuration.flushInterval = .seconds(3600)
         let transport = SwitchingTransport()
@@ -301,7 +301,7 @@ extension JournalFaultTests {
         }
         #expect(storage.disk.files.keys.filter { $0.hasPrefix("segment-") }.count >= 2)
         storage.arm(.error(.failed), on: .read, after: 1)
-        try tracker.flush()
+        try await tracker.flush()
         #expect(await tracker.waitUntilIdle(timeout: .seconds(30)))
         let statistics = tracker.statistics
         #expect(statistics.deliveryDiskErrors == 1, "\(statistics)")

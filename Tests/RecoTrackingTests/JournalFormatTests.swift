@@ -59,8 +59,7 @@ struct JournalFormatTests {
         do {
             let (journal, _) = try Journal.open(storage: FileJournalStorage(directory: directory), durability: .strict,
                                                 maxBytes: 1 << 30, segmentBytes: 1 << 20)
-            _ = try journal.append(EventCodec.encode(TrackedEvent(id: EventID(run: 9, sequence: 7), interaction: Fixtures.click("NEW-1"))),
-                                   assigningSequence: false)
+            _ = try journal.append(EventCodec.encode(TrackedEvent(id: EventID(run: 9, sequence: 7), interaction: Fixtures.click("NEW-1"))))
             try journal.commit()
             journal.close()
         }
@@ -94,7 +93,7 @@ struct JournalFormatTests {
             for _ in 0..<Int.random(in: 1...120, using: &random) {
                 let size = [Int.random(in: 1...40, using: &random), Int.random(in: 1...600, using: &random)].randomElement(using: &random)!
                 let payload = [UInt8(Int.random(in: 1...2, using: &random))] + (1..<size).map { _ in UInt8.random(in: 0...255, using: &random) }
-                _ = try journal.append(payload, assigningSequence: false)
+                _ = try journal.append(payload)
                 payloads.append(payload)
                 if Int.random(in: 0..<4, using: &random) == 0 { try journal.commit() }
             }

@@ -10,7 +10,7 @@ import RecoKit
 @Suite("One tracker at a time, the lock file deleted or not")
 struct JournalLockTests {
     static func tracker(_ directory: URL) throws -> Tracker {
-        try Tracker(destination: CountingDestination(), configuration: TrackerConfiguration(journal: directory, durability: .strict),
+        try Tracker(destination: CountingDestination(), configuration: TrackerSetup(journal: directory, durability: .strict),
                     transport: UnreachableTransport())
     }
 

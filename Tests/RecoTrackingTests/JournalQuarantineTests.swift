@@ -23,7 +23,7 @@ extension JournalFaultTests {
         let storage = FaultyStorage(seed: 3)
         do {
             let (journal, _) = try open(storage)
-            for number in 1...10 { _ = try journal.append(payload(number), assigningSequence: false) }
+            for number in 1...10 { _ = try journal.append(payload(number)) }
             try journal.commit()
             let segment = JournalState.fileName(1)
             var offsets: [Int] = []

@@ -69,7 +69,7 @@ struct JournalTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             let (journal, _) = try open(directory)
-            for number in 1...10 { _ = try journal.append(payload(number), assigningSequence: false) }
+            for number in 1...10 { _ = try journal.append(payload(number)) }
             try journal.commit()
             journal.close()
         }
@@ -88,7 +88,7 @@ struct JournalTests {
         let segment: UInt64
         do {
             let (journal, _) = try open(directory)
-            for number in 1...5 { _ = try journal.append(payload(number), assigningSequence: false) }
+            for number in 1...5 { _ = try journal.append(payload(number)) }
             try journal.commit()
             segmentPath = self.segmentPath(journal)
             segment = journal.withState { $0.segments.last { $0.exists }!.number }
@@ -106,7 +106,7 @@ struct JournalTests {
         #expect(report.damage.count == 1)
         #expect(report.damage.first?.bytesSkipped == 30)
         #expect(report.damage.first?.reason.contains("torn") == true)
-        _ = try journal.append(payload(6), assigningSequence: false)
+        _ = try journal.append(payload(6))
         try journal.commit()
         // The recovered segment's records, then the new segment's (a batch reads from one segment).
         let first = try journal.take(maxCount: 100, maxBytes: 1 << 20, interval: .zero, force: true)
@@ -123,7 +123,7 @@ struct JournalTests {
         let start = RecordFrame.segmentHeaderSize
         do {
             let (journal, _) = try open(directory)
-            for number in 1...4 { _ = try journal.append(payload(number), assigningSequence: false) }
+            for number in 1...4 { _ = try journal.append(payload(number)) }
             try journal.commit()
             segmentPath = self.segmentPath(journal)
             journal.close()
@@ -148,7 +148,7 @@ struct JournalTests {
         do {
             let (journal, _) = try open(directory, segmentBytes: 4096)
             for number in 1...300 {
-                _ = try journal.append(payload(number), assigningSequence: false)
+                _ = try journal.append(payload(number))
                 try journal.commit()
             }
             try journal.commit()
@@ -174,7 +174,7 @@ struct JournalTests {
     @Test func aFullJournalRefusesAndCounts() async throws {
         let directory = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var configuration = TrackerConfiguration(journal: directory, durability: .strict)
+        var configuration = TrackerSetup(journal: directory, durability: .strict)
         configuration.maxJournalBytes = 16 * 1024
         configuration.flushInterval = .seconds(3600)
         let tracker = try Tracker(destination: CountingDestination(), configuration: configuration, transport: ScriptedTransport([]))
@@ -199,9 +199,9 @@ struct JournalTests {
     @Test func deadLettersAreListedAndRequeuedWithTheirIds() async throws {
         let directory = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var configuration = TrackerConfiguration(journal: directory, durability: .strict)
+        var configuration = TrackerSetup(journal: directory, durability: .strict)
         configuration.flushInterval = .milliseconds(1)
-        let refusing = ScriptedTransport([.reply(TrackingReply(status: 422, body: Data("unknown product".utf8)))])
+        let refusing = ScriptedTransport([.reply(VendorReply(status: 422, body: Data("unknown product".utf8)))])
         let tracker = try Tracker(destination: CountingDestination(), configuration: configuration, transport: refusing)
         let id = try tracker.track(Fixtures.click("240-LV09"))
         await tracker.waitUntilDelivered()
@@ -229,9 +229,9 @@ struct CountingDestination: TrackingDestination {
     var name: String { "counting" }
     var limits: DestinationLimits { DestinationLimits(maxEvents: 100, maxBytes: 1 << 20) }
     func validate(_ interaction: Interaction) throws(InteractionError) {}
-    func request(for events: [TrackedEvent]) -> TrackingRequest {
-        TrackingRequest(url: URL(string: "http://127.0.0.1:9/events")!, headers: [],
-                        body: Data(events.map(\.id.description).joined(separator: "\n").utf8))
+    func request(for records: [EventRecord]) -> VendorRequest {
+        VendorRequest(url: URL(string: "http://127.0.0.1:9/events")!, headers: [],
+                      body: Data(records.map(\.id.description).joined(separator: "\n").utf8))
     }
 }
 

@@ -114,7 +114,7 @@ extension IntegrationSuite {
                 let (journal, _) = try Journal.open(storage: FileJournalStorage(directory: directory), durability: .batched(every: .seconds(3600)),
                                                     maxBytes: .max, segmentBytes: 4 << 20)
                 let pages = bytes / record.count
-                for _ in 0..<pages { _ = try journal.append(record, assigningSequence: false, events: 24) }
+                for _ in 0..<pages { _ = try journal.append(record) }
                 try journal.commit()
                 #expect(journal.close() == nil)
                 return (directory, pages * 24)

@@ -1,3 +1,4 @@
+import RecoDestinations
 import Foundation
 import Testing
 import RecoKit
@@ -16,7 +17,7 @@ extension IntegrationSuite {
 
         @Test func twoHundredThousandEventsFromSixteenTasksWhileDownThenUp() async throws {
             try await IntegrationSuite.withVendorDownAndAJournal { server, directory in
-                var configuration = TrackerConfiguration(journal: directory, durability: .batched)
+                var configuration = TrackerSetup(journal: directory, durability: .batched)
                 configuration.flushInterval = .milliseconds(100)
                 configuration.segmentBytes = 2 * 1024 * 1024
                 configuration.retryPolicy = RetryPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(250))
@@ -37,7 +38,7 @@ extension IntegrationSuite {
                     }
                     try await group.waitForAll()
                 }
-                try tracker.commit()
+                try await tracker.commit()
                 let backlog = tracker.statistics
                 let afterBacklog = Self.residentBytes()
                 #expect(backlog.accepted == 202_000)

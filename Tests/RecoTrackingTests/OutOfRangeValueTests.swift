@@ -12,7 +12,7 @@ struct OutOfRangeValueTests {
     static let start = Date(timeIntervalSince1970: 1_714_566_896)
 
     func tracker(transport: ScriptedTransport, clock: TestClock, longestRetryAfter: Duration) throws -> Tracker {
-        var configuration = TrackerConfiguration(journal: nil, durability: .memory)
+        var configuration = TrackerSetup(journal: nil, durability: .memory)
         configuration.maxConcurrentRequests = 1
         configuration.flushInterval = .milliseconds(1)
         configuration.idlePollInterval = .milliseconds(1)
@@ -21,7 +21,7 @@ struct OutOfRangeValueTests {
     }
 
     static func unavailable(retryAfter: String) -> ScriptedTransport.Step {
-        .reply(TrackingReply(status: 503, headers: ["Retry-After": retryAfter]))
+        .reply(VendorReply(status: 503, headers: ["Retry-After": retryAfter]))
     }
 
     /// `Retry-After` values beyond any sensible wait: the largest Int64 of seconds, a hundred million
@@ -64,7 +64,7 @@ struct OutOfRangeValueTests {
         #expect(policy.longestRetryAfter == .seconds(600))
         #expect(policy.delay(attempt: 1, retryAfter: .seconds(Int64.max), jitter: 0.5) == .seconds(600))
         #expect(policy.delay(attempt: 1, retryAfter: .seconds(599), jitter: 0.5) == .seconds(599))
-        let reply = TrackingReply(status: 503, headers: ["Retry-After": "Fri, 31 Dec 9999 23:59:59 GMT"])
+        let reply = VendorReply(status: 503, headers: ["Retry-After": "Fri, 31 Dec 9999 23:59:59 GMT"])
         #expect(try #require(reply.retryAfter(now: Self.start)) > .seconds(250_000_000_000))
     }
 
@@ -76,7 +76,7 @@ struct OutOfRangeValueTests {
 
     @Test(arguments: untrackableSeconds)
     func aTimeOutsideTheTrackableYearsIsRefusedBeforeItIsJournaled(seconds: Double) throws {
-        let tracker = try Tracker(destination: CountingDestination(), configuration: TrackerConfiguration(journal: nil, durability: .memory),
+        let tracker = try Tracker(destination: CountingDestination(), configuration: TrackerSetup(journal: nil, durability: .memory),
                                   transport: ScriptedTransport([]))
         defer { Task { _ = await tracker.shutdown(deadline: .zero) } }
         let occurred = Date(timeIntervalSince1970: seconds)
@@ -97,11 +97,11 @@ struct OutOfRangeValueTests {
     /// The edges themselves are tracked, and delivered with their times.
     @Test func theEdgesOfTheTrackableYearsAreTracked() async throws {
         let transport = ScriptedTransport([])
-        let tracker = try Tracker(destination: CountingDestination(), configuration: TrackerConfiguration(journal: nil, durability: .memory),
+        let tracker = try Tracker(destination: CountingDestination(), configuration: TrackerSetup(journal: nil, durability: .memory),
                                   transport: transport)
         try tracker.track(Fixtures.click("P-1", occurred: InteractionTime.trackable.lowerBound))
         try tracker.track(Fixtures.click("P-2", occurred: InteractionTime.trackable.upperBound))
-        try tracker.flush()
+        try await tracker.flush()
         await tracker.waitUntilDelivered()
         _ = await tracker.shutdown(deadline: .zero)
         #expect(tracker.statistics.delivered == 2)

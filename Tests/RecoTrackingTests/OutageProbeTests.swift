@@ -44,9 +44,9 @@ struct OutageProbeTests {
 
     @Test func retryAfterLongerThanTheProbeIntervalIsHonoured() async throws {
         let clock = TestClock(jitter: 0.5)
-        let transport = ScriptedTransport([.reply(TrackingReply(status: 503, headers: ["Retry-After": "30"])),
-                                           .reply(TrackingReply(status: 503)), .reply(TrackingReply(status: 200))])
-        var configuration = TrackerConfiguration(journal: nil, durability: .memory)
+        let transport = ScriptedTransport([.reply(VendorReply(status: 503, headers: ["Retry-After": "30"])),
+                                           .reply(VendorReply(status: 503)), .reply(VendorReply(status: 200))])
+        var configuration = TrackerSetup(journal: nil, durability: .memory)
         configuration.maxConcurrentRequests = 4
         configuration.flushInterval = .milliseconds(1)
         let tracker = try Tracker(destination: CountingDestination(), configuration: configuration, transport: transport, clock: clock)
@@ -80,11 +80,11 @@ final class OutageTransport: Transport, @unchecked Sendable {
 
     var requests: [Request] { lock.withLock { sent } }
 
-    func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+    func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
         let now = clock.now()
         let ids = String(decoding: request.body, as: UTF8.self).split(separator: "\n").map(String.init)
         let up = now >= downUntil
         lock.withLock { sent.append(Request(at: now, ids: ids, stored: up)) }
-        return TrackingReply(status: up ? 200 : 503)
+        return VendorReply(status: up ? 200 : 503)
     }
 }

@@ -1,3 +1,4 @@
+@testable import RecoDestinations
 import Foundation
 import Testing
 import RecoKit
@@ -21,7 +22,7 @@ struct PageImpressionsTests {
         context.testMode = true
         context.params = ["campaign": .string("spring")]
         let page = Self.page(context: context)
-        var bytes = PageRecordCodec.encode(page, run: 0xABCD)
+        var bytes = PageRecordCodec.encode(page, run: 0xABCD, firstSequence: 0)
         for index in 0..<8 { bytes[9 + index] = UInt8(truncatingIfNeeded: UInt64(40) >> UInt64(index * 8)) }
         var records: [EventRecord] = []
         try EventRecord.read(bytes[...], into: &records)
@@ -38,7 +39,7 @@ struct PageImpressionsTests {
 
     @Test func vendorBodiesFromAPageRecordEqualThoseFromEventRecords() throws {
         let page = Self.page()
-        var bytes = PageRecordCodec.encode(page, run: 7)
+        var bytes = PageRecordCodec.encode(page, run: 7, firstSequence: 0)
         bytes[9] = 1
         var records: [EventRecord] = []
         try EventRecord.read(bytes[...], into: &records)
@@ -48,7 +49,7 @@ struct PageImpressionsTests {
     }
 
     @Test func aDamagedPageRecordIsRefusedWhole() throws {
-        let bytes = PageRecordCodec.encode(Self.page(), run: 7)
+        let bytes = PageRecordCodec.encode(Self.page(), run: 7, firstSequence: 0)
         for cut in [28, bytes.count / 2, bytes.count - 1] {
             var records: [EventRecord] = [EventRecord(TrackedEvent(id: EventID(run: 1, sequence: 1), interaction: Fixtures.click("P")))]
             #expect(throws: TrackingError.self) { try EventRecord.read(bytes[..<cut], into: &records) }
@@ -62,7 +63,7 @@ struct PageImpressionsTests {
     }
 
     static func tracker(_ transport: any Transport, destination: any TrackingDestination = CountingDestination()) throws -> Tracker {
-        var configuration = TrackerConfiguration(journal: nil, durability: .memory)
+        var configuration = TrackerSetup(journal: nil, durability: .memory)
         configuration.maxConcurrentRequests = 1
         configuration.flushInterval = .milliseconds(1)
         configuration.idlePollInterval = .milliseconds(1)
@@ -77,7 +78,7 @@ struct PageImpressionsTests {
         for _ in 0..<5 { ids += try tracker.track(Self.page()) }
         #expect(ids.count == 1 + 5 * 25)
         #expect(ids.map(\.sequence) == Array(1...126))
-        try tracker.flush()
+        try await tracker.flush()
         await tracker.waitUntilDelivered()
         _ = await tracker.shutdown(deadline: .seconds(1))
         let sent = transport.requests.map { String(decoding: $0.body, as: UTF8.self).split(separator: "\n").map(String.init) }
@@ -91,14 +92,14 @@ struct PageImpressionsTests {
         let transport = RejectingTransport()
         let tracker = try Self.tracker(transport)
         // Set before tracking, so the first request already holds it: the 18th id of the run.
-        transport.rejected = EventID(run: tracker.run, sequence: 18).description
+        transport.rejected = EventID(run: tracker.idRun, sequence: 18).description
         let ids = try tracker.track(Self.page())
         #expect(ids[17].description == transport.rejected)
-        try tracker.flush()
+        try await tracker.flush()
         await tracker.waitUntilDelivered()
         _ = await tracker.shutdown(deadline: .seconds(1))
         #expect(tracker.statistics.delivered == 24)
-        let letters = try tracker.deadLetters()
+        let letters = try await tracker.deadLetters()
         #expect(letters.map(\.event.id) == [ids[17]])
         #expect(letters.first?.event.interaction == Self.page().interaction(17))
     }
@@ -128,9 +129,9 @@ final class RejectingTransport: Transport, @unchecked Sendable {
         set { lock.withLock { id = newValue } }
     }
 
-    func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+    func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
         let lines = String(decoding: request.body, as: UTF8.self).split(separator: "\n")
-        if lines.contains(where: { $0 == rejected }) { return TrackingReply(status: 422, body: Data("unknown product".utf8)) }
-        return TrackingReply(status: 200)
+        if lines.contains(where: { $0 == rejected }) { return VendorReply(status: 422, body: Data("unknown product".utf8)) }
+        return VendorReply(status: 200)
     }
 }

@@ -37,9 +37,9 @@ struct PagePendingCountTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             let (journal, _) = try open(FileJournalStorage(directory: directory))
-            _ = try journal.append(click(1), assigningSequence: false)
-            _ = try journal.append(pageRecord(firstSequence: 2), assigningSequence: false, events: 25)
-            _ = try journal.append(click(27), assigningSequence: false)
+            _ = try journal.append(click(1))
+            _ = try journal.append(pageRecord(firstSequence: 2))
+            _ = try journal.append(click(27))
             try journal.commit()
             #expect(journal.pendingCount == 27)
             let batch = try #require(try journal.take(maxCount: 2, maxBytes: 1 << 20, interval: .zero, force: true))
@@ -68,10 +68,10 @@ struct PagePendingCountTests {
         let storage = FaultyStorage(seed: 21)
         let (journal, _) = try open(storage)
         defer { journal.close() }
-        try journal.makeDurable(upTo: journal.append(pageRecord(firstSequence: 1), assigningSequence: false, events: 25).serial)
+        try journal.makeDurable(upTo: journal.append(pageRecord(firstSequence: 1)).serial)
         #expect(journal.pendingCount == 25)
         storage.arm(.shortWrite, on: .append, after: 0)
-        let refused = try journal.append(pageRecord(firstSequence: 26), assigningSequence: false, events: 25).serial
+        let refused = try journal.append(pageRecord(firstSequence: 26)).serial
         #expect(journal.pendingCount == 50)
         #expect(throws: TrackingError.self) { try journal.makeDurable(upTo: refused) }
         #expect(journal.pendingCount == 25)
@@ -83,8 +83,8 @@ struct PagePendingCountTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (journal, _) = try open(FileJournalStorage(directory: directory))
         defer { journal.close() }
-        _ = try journal.append(click(1), assigningSequence: false)
-        for page in 0..<3 { _ = try journal.append(pageRecord(firstSequence: UInt64(2 + 25 * page)), assigningSequence: false, events: 25) }
+        _ = try journal.append(click(1))
+        for page in 0..<3 { _ = try journal.append(pageRecord(firstSequence: UInt64(2 + 25 * page))) }
         try journal.commit()
         #expect(journal.pendingCount == 76)
         let segment = directory.appendingPathComponent("segment-000000000001.log")
@@ -107,7 +107,7 @@ struct PagePendingCountTests {
     }
 
     static func tracker(_ transport: any Transport, journal: URL? = nil) throws -> Tracker {
-        var configuration = TrackerConfiguration(journal: journal, durability: journal == nil ? .memory : .strict)
+        var configuration = TrackerSetup(journal: journal, durability: journal == nil ? .memory : .strict)
         configuration.maxConcurrentRequests = 1
         configuration.flushInterval = .milliseconds(1)
         configuration.idlePollInterval = .milliseconds(1)
@@ -119,12 +119,12 @@ struct PagePendingCountTests {
     @Test func aPageDeliveredInPartCountsWhatIsLeft() async throws {
         let transport = GatedTransport()
         let tracker = try Self.tracker(transport)
-        transport.held = EventID(run: tracker.run, sequence: 11).description
+        transport.held = EventID(run: tracker.idRun, sequence: 11).description
         let ids = try tracker.track(Self.page)
         #expect(ids.count == 25)
         #expect(tracker.statistics.pending == 25)
         #expect(tracker.statistics.accepted == 25)
-        try tracker.flush()
+        try await tracker.flush()
         await transport.waitUntilHeld()
         #expect(tracker.statistics.pending == 15)
         #expect(tracker.statistics.delivered == 10)
@@ -139,10 +139,10 @@ struct PagePendingCountTests {
     @Test func deadLetteredImpressionsAreCountedOneEach() async throws {
         let transport = GatedTransport()
         let tracker = try Self.tracker(transport)
-        transport.rejected = EventID(run: tracker.run, sequence: 4).description
-        transport.held = EventID(run: tracker.run, sequence: 11).description
+        transport.rejected = EventID(run: tracker.idRun, sequence: 4).description
+        transport.held = EventID(run: tracker.idRun, sequence: 11).description
         try tracker.track(Self.page)
-        try tracker.flush()
+        try await tracker.flush()
         await transport.waitUntilHeld()
         #expect(tracker.statistics.delivered == 9)
         #expect(tracker.statistics.pending == 16)
@@ -152,10 +152,10 @@ struct PagePendingCountTests {
         #expect(statistics.pending == 0)
         #expect(statistics.deadLettered == 1)
         #expect(statistics.delivered == 24)
-        #expect(try tracker.deadLetters().map(\.event.id.sequence) == [4])
+        #expect(try await tracker.deadLetters().map(\.event.id.sequence) == [4])
         // Taken back (same id), and this time the vendor takes it.
         transport.rejected = ""
-        #expect(try tracker.requeueDeadLetters() == 1)
+        #expect(try await tracker.requeueDeadLetters() == 1)
         #expect(tracker.statistics.pending == 1)
         #expect(await tracker.waitUntilIdle(timeout: .seconds(60)))
         #expect(await tracker.shutdown(deadline: .seconds(1)) == ShutdownSummary(delivered: 25, pending: 0, deadLettered: 1))
@@ -168,7 +168,7 @@ struct PagePendingCountTests {
         let transport = GatedTransport()
         let tracker = try Self.tracker(transport, journal: directory)
         // Every request waits: nothing is delivered before shutdown.
-        transport.held = EventID(run: tracker.run, sequence: 1).description
+        transport.held = EventID(run: tracker.idRun, sequence: 1).description
         try tracker.track(Self.page)
         try tracker.track(Fixtures.click("P-1"))
         #expect(tracker.statistics.pending == 26)

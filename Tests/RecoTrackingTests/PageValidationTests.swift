@@ -1,3 +1,4 @@
+import RecoDestinations
 import Foundation
 import Testing
 import RecoKit
@@ -12,8 +13,8 @@ struct PickyDestination: TrackingDestination {
     func validate(_ interaction: Interaction) throws(InteractionError) {
         if interaction.productId == "BAD" { throw .unsupported("product BAD is refused") }
     }
-    func request(for events: [TrackedEvent]) -> TrackingRequest {
-        TrackingRequest(url: URL(string: "http://127.0.0.1:9/events")!, headers: [], body: Data())
+    func request(for records: [EventRecord]) -> VendorRequest {
+        VendorRequest(url: URL(string: "http://127.0.0.1:9/events")!, headers: [], body: Data())
     }
 }
 

@@ -1,3 +1,4 @@
+@testable import RecoDestinations
 import Foundation
 import Testing
 import RecoKit
@@ -71,10 +72,10 @@ struct RecordEncodingTests {
             let journaled = try records.map { try $0.event() }
             for includeIds in [true, false] {
                 let segmentify = SegmentifyEventEncoder.body(records: records, includeEventIds: includeIds)
-                #expect(segmentify == SegmentifyEventEncoder.body(journaled, includeEventIds: includeIds), "seed \(seed), round \(round)")
+                #expect(segmentify == SegmentifyOracle.body(journaled, includeEventIds: includeIds), "seed \(seed), round \(round)")
                 let retenoRecords = records.filter { $0.kind != .vendorEvent }
                 let reteno = RetenoEventEncoder.body(records: retenoRecords, includeEventIds: includeIds)
-                #expect(reteno == RetenoEventEncoder.body(try retenoRecords.map { try $0.event() }, includeEventIds: includeIds),
+                #expect(reteno == RetenoOracle.body(try retenoRecords.map { try $0.event() }, includeEventIds: includeIds),
                         "seed \(seed), round \(round)")
             }
         }
@@ -124,10 +125,10 @@ struct RecordEncodingTests {
             let journaled = try batch.map { try $0.event() }
             for includeIds in [true, false] {
                 #expect(SegmentifyEventEncoder.body(records: batch, includeEventIds: includeIds)
-                        == SegmentifyEventEncoder.body(journaled, includeEventIds: includeIds), "seed \(seed), round \(round)")
+                        == SegmentifyOracle.body(journaled, includeEventIds: includeIds), "seed \(seed), round \(round)")
                 let retenoRecords = batch.filter { $0.kind != .vendorEvent }
                 #expect(RetenoEventEncoder.body(records: retenoRecords, includeEventIds: includeIds)
-                        == RetenoEventEncoder.body(try retenoRecords.map { try $0.event() }, includeEventIds: includeIds), "seed \(seed), round \(round)")
+                        == RetenoOracle.body(try retenoRecords.map { try $0.event() }, includeEventIds: includeIds), "seed \(seed), round \(round)")
             }
         }
     }

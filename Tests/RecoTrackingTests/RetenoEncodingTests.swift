@@ -1,3 +1,4 @@
+@testable import RecoDestinations
 import Foundation
 import Testing
 import RecoKit
@@ -16,14 +17,14 @@ struct RetenoEncodingTests {
     @Test func eventsAreGroupedByVariantWithEmptyListsLeftOut() throws {
         let events = [event(.impression, "r1107v1482", "240-LV09", 1), event(.impression, "r2001v7", "318-KZ11", 2),
                       event(.click, "r1107v1482", "240-LV09", 3), event(.impression, "r1107v1482", "557-TR02", 4)]
-        let text = String(decoding: RetenoEventEncoder.body(events, includeEventIds: false), as: UTF8.self)
+        let text = String(decoding: RetenoOracle.body(events, includeEventIds: false), as: UTF8.self)
         #expect(text == #"{"events":[{"clicks":[{"occurred":"2024-05-01T12:34:56Z","productId":"240-LV09"}],"impressions":[{"occurred":"2024-05-01T12:34:56Z","productId":"240-LV09"},{"occurred":"2024-05-01T12:34:56Z","productId":"557-TR02"}],"recomVariantId":"r1107v1482"},{"impressions":[{"occurred":"2024-05-01T12:34:56Z","productId":"318-KZ11"}],"recomVariantId":"r2001v7"}]}"#)
     }
 
     @Test func productIdsAndVariantsAreEscapedAsJSON() throws {
         let hostile = "a\"b\\c\u{1}\nü🙂</script>"
         let events = [event(.impression, "r1107v1482", hostile, 1), event(.click, "r\"x", "240-LV09", 2)]
-        let body = try JSONValue(parsing: RetenoEventEncoder.body(events))
+        let body = try JSONValue(parsing: RetenoOracle.body(events))
         #expect(body[path: "events"]?[0]?["impressions"]?[0]?["productId"]?.stringValue == hostile)
         #expect(body[path: "events"]?[0]?["impressions"]?[0]?["eventId"]?.stringValue == "0000000000000010-1")
         #expect(body[path: "events"]?[1]?["recomVariantId"]?.stringValue == "r\"x")
@@ -36,7 +37,7 @@ struct RetenoEncodingTests {
         #expect(events.map(\.kind) == [.impression, .impression, .click])
         #expect(events.map(\.forcePush) == [false, false, true])
         let tracked = events.enumerated().map { TrackedEvent(id: EventID(run: 1, sequence: UInt64($0.offset)), interaction: $0.element) }
-        let body = try JSONValue(parsing: RetenoEventEncoder.body(tracked, includeEventIds: false))
+        let body = try JSONValue(parsing: RetenoOracle.body(tracked, includeEventIds: false))
         #expect(body[path: "events"]?.arrayValue?.count == 1)
         #expect(body[path: "events"]?[0]?["impressions"]?.arrayValue?.count == 2)
         #expect(body[path: "events"]?[0]?["clicks"]?[0]?["productId"]?.stringValue == "318-KZ11")
@@ -45,7 +46,7 @@ struct RetenoEncodingTests {
 
     @Test func requestHasTheAccessKeyAndEventIds() throws {
         let destination = RetenoDestination(base: URL(string: "https://mobile-api.reteno.com")!, accessKey: "ak-123", sdkVersion: "recokit-1.0")
-        let request = destination.request(for: [event(.click, "r1107v1482", "240-LV09", 5)])
+        let request = destination.request(for: [EventRecord(event(.click, "r1107v1482", "240-LV09", 5))])
         #expect(request.url.absoluteString == "https://mobile-api.reteno.com/api/v1/recoms/events")
         #expect(request.header("X-Reteno-Access-Key") == "ak-123")
         #expect(request.header("X-Reteno-SDK-Version") == "recokit-1.0")
@@ -60,7 +61,7 @@ struct RetenoEncodingTests {
     @Test func refusalsKeepTheVendorsOwnMessage() {
         let destination = RetenoDestination(accessKey: "k")
         func verdict(_ status: Int, _ body: String) -> String {
-            destination.verdict(for: TrackingReply(status: status, body: Data(body.utf8)), eventCount: 3, now: occurred).description
+            destination.verdict(for: VendorReply(status: status, body: Data(body.utf8)), eventCount: 3, now: occurred).description
         }
         #expect(verdict(400, #"{"errorCode":"INVALID_PRODUCT","message":"productId 240-LV09 unknown"}"#)
                 == #"rejected: HTTP 400: {"errorCode":"INVALID_PRODUCT","message":"productId 240-LV09 unknown"}"#)
@@ -70,7 +71,7 @@ struct RetenoEncodingTests {
 
     @Test func eventsOlderThanADayAreScreenedWithAReason() {
         let destination = RetenoDestination(accessKey: "k")
-        let old = event(.impression, "r1107v1482", "240-LV09", 1)
+        let old = EventRecord(event(.impression, "r1107v1482", "240-LV09", 1))
         #expect(destination.screen(old, now: occurred.addingTimeInterval(23 * 3600)) == nil)
         let reason = destination.screen(old, now: occurred.addingTimeInterval(25 * 3600))
         #expect(reason?.contains("older than Reteno accepts") == true)
@@ -79,13 +80,13 @@ struct RetenoEncodingTests {
     @Test func staleEventsAreDeadLetteredNotSentNorDropped() async throws {
         let clock = TestClock(start: occurred.addingTimeInterval(30 * 3600))
         let transport = ScriptedTransport([])
-        var configuration = TrackerConfiguration(journal: nil, durability: .memory)
+        var configuration = TrackerSetup(journal: nil, durability: .memory)
         configuration.flushInterval = .milliseconds(1)
         let tracker = try Tracker(destination: RetenoDestination(accessKey: "k"), configuration: configuration, transport: transport, clock: clock)
         try tracker.track(Interaction(kind: .impression, instanceId: "r1107v1482", productId: "240-LV09", occurred: occurred))
         try tracker.track(Interaction(kind: .click, instanceId: "r1107v1482", productId: "318-KZ11", occurred: clock.now()))
         await tracker.waitUntilDelivered()
-        let letters = try tracker.deadLetters()
+        let letters = try await tracker.deadLetters()
         #expect(letters.map { $0.event.interaction.productId } == ["240-LV09"])
         #expect(tracker.statistics.delivered == 1)
         let sent = try transport.requests.map { try JSONValue(parsing: $0.body) }

@@ -29,18 +29,18 @@ struct RetryTableTests {
 
     @Test(arguments: bodies)
     func aWebPageIsNoAnswer(body: String, expected: String) {
-        let verdict = DeliveryVerdict.standard(for: TrackingReply(status: 200, body: Data(body.utf8)), now: Self.now)
+        let verdict = DeliveryVerdict.standard(for: VendorReply(status: 200, body: Data(body.utf8)), now: Self.now)
         #expect(verdict.description.hasPrefix(expected), "\(verdict)")
     }
 
     @Test func aRedirectSaysWhereTheVendorPoints() {
-        let reply = TrackingReply(status: 308, headers: ["Location": "https://api.vendor.example/events?apiKey=secret"])
+        let reply = VendorReply(status: 308, headers: ["Location": "https://api.vendor.example/events?apiKey=secret"])
         let said = DeliveryVerdict.standard(for: reply, now: Self.now).description
         #expect(said.contains("the vendor redirects to https://api.vendor.example/events;"), "\(said)")
         #expect(!said.contains("secret"), "a key in the Location's query is not logged: \(said)")
         // Whatever a vendor puts there.
         for location in ["", "?", "?apiKey=secret", "//", String(repeating: "/a", count: 10_000)] {
-            let verdict = DeliveryVerdict.standard(for: TrackingReply(status: 301, headers: ["Location": location]), now: Self.now)
+            let verdict = DeliveryVerdict.standard(for: VendorReply(status: 301, headers: ["Location": location]), now: Self.now)
             #expect(verdict.description.hasPrefix("misconfigured: HTTP 301: the vendor redirects to "))
             #expect(!verdict.description.contains("secret") && verdict.description.count < 600)
         }
@@ -48,7 +48,7 @@ struct RetryTableTests {
 
     @Test(arguments: statuses)
     func statusMeansVerdict(status: Int, expected: String) {
-        let verdict = DeliveryVerdict.standard(for: TrackingReply(status: status), now: Self.now)
+        let verdict = DeliveryVerdict.standard(for: VendorReply(status: status), now: Self.now)
         #expect(verdict.description.hasPrefix(expected))
     }
 
@@ -59,7 +59,7 @@ struct RetryTableTests {
 
     @Test(arguments: retryAfters)
     func retryAfterIsReadInBothForms(header: String?, expected: Duration?) {
-        let reply = TrackingReply(status: 429, headers: header.map { ["Retry-After": $0] } ?? [:])
+        let reply = VendorReply(status: 429, headers: header.map { ["Retry-After": $0] } ?? [:])
         #expect(reply.retryAfter(now: Self.now) == expected)
         #expect(DeliveryVerdict.standard(for: reply, now: Self.now) == .retry(after: expected))
     }
@@ -81,7 +81,7 @@ struct RetryTableTests {
             // Whole seconds; the first rounds at the edges of years, months and leap days.
             let seconds = round < 4 ? [0, 951_782_400, 4_107_542_399, 253_402_300_799][round] : Int64.random(in: 0...253_402_300_799, using: &random)
             let text = writer.string(from: Date(timeIntervalSince1970: Double(seconds)))
-            let read = TrackingReply(status: 503, headers: ["Retry-After": text]).retryAfter(now: epoch)
+            let read = VendorReply(status: 503, headers: ["Retry-After": text]).retryAfter(now: epoch)
             if read != .seconds(seconds) { wrong.append("\(text) → \(String(describing: read)), not \(seconds) s") }
         }
         #expect(wrong.isEmpty, "seed \(seed): \(wrong.prefix(5))")
@@ -89,7 +89,7 @@ struct RetryTableTests {
                      "Wed, 01 May 2024 12:35:26 UTC", "Wed, 01 May +024 12:35:26 GMT", "Wed, 01 May 2024 24:00:00 GMT",
                      "Wed, 32 May 2024 12:35:26 GMT", "Wed, 01 May 2024 12:35 GMT", "Wed, 01 May 2024  12:35:26 GMT",
                      "Wednesday, 01-May-24 12:35:26 GMT", "Wed, ٠١ May 2024 12:35:26 GMT"] {
-            #expect(TrackingReply(status: 503, headers: ["Retry-After": text]).retryAfter(now: epoch) == nil, "\(text)")
+            #expect(VendorReply(status: 503, headers: ["Retry-After": text]).retryAfter(now: epoch) == nil, "\(text)")
         }
     }
 
@@ -111,7 +111,7 @@ struct RetryTableTests {
     func run(_ replies: [ScriptedTransport.Step], events: Int = 1) async throws -> (TestClock, ScriptedTransport, Tracker) {
         let clock = TestClock(jitter: 0.5)
         let transport = ScriptedTransport(replies)
-        var configuration = TrackerConfiguration(journal: nil, durability: .memory)
+        var configuration = TrackerSetup(journal: nil, durability: .memory)
         configuration.maxConcurrentRequests = 1
         configuration.flushInterval = .milliseconds(1)
         configuration.idlePollInterval = .milliseconds(1)
@@ -122,7 +122,7 @@ struct RetryTableTests {
     }
 
     static func reply(_ status: Int, retryAfter: String? = nil) -> ScriptedTransport.Step {
-        .reply(TrackingReply(status: status, headers: retryAfter.map { ["Retry-After": $0] } ?? [:]))
+        .reply(VendorReply(status: status, headers: retryAfter.map { ["Retry-After": $0] } ?? [:]))
     }
 
     @Test func theEngineSleepsTheScheduleOnTheInjectedClock() async throws {
@@ -167,25 +167,25 @@ struct RetryTableTests {
     @Test(arguments: [(400, "HTTP 400: product P-1 is retired"),
                       (413, "HTTP 413: the event alone is larger than counting accepts (counting said: product P-1 is retired)")])
     func aDeadLetterKeepsTheVendorsOwnReply(status: Int, reason: String) async throws {
-        let (_, _, tracker) = try await run([.reply(TrackingReply(status: status, body: Data("product P-1 is retired".utf8)))])
-        #expect(try tracker.deadLetters().map(\.reason) == [reason])
+        let (_, _, tracker) = try await run([.reply(VendorReply(status: status, body: Data("product P-1 is retired".utf8)))])
+        #expect(try await tracker.deadLetters().map(\.reason) == [reason])
         _ = await tracker.shutdown(deadline: .zero)
     }
 
     @Test func aRejectedBatchIsBisectedDownToTheBadEvent() async throws {
         // 8 events in one batch; the vendor refuses any batch holding P-6.
         let transport = RefusingTransport(badProduct: "P-6")
-        var configuration = TrackerConfiguration(journal: nil, durability: .memory)
+        var configuration = TrackerSetup(journal: nil, durability: .memory)
         configuration.maxConcurrentRequests = 1
         configuration.flushInterval = .milliseconds(1)
         let tracker = try Tracker(destination: CountingDestination(), configuration: configuration, transport: transport, clock: TestClock())
         var ids: [EventID] = []
         for number in 1...8 { ids.append(try tracker.track(Fixtures.click("P-\(number)"))) }
-        try tracker.flush()
+        try await tracker.flush()
         await tracker.waitUntilDelivered()
         #expect(tracker.statistics.delivered == 7)
-        #expect(try tracker.deadLetters().map(\.event.id) == [ids[5]])
-        #expect(try tracker.deadLetters().first?.reason == "HTTP 400: P-6 is unknown")
+        #expect(try await tracker.deadLetters().map(\.event.id) == [ids[5]])
+        #expect(try await tracker.deadLetters().first?.reason == "HTTP 400: P-6 is unknown")
         #expect(transport.delivered.sorted() == (ids[0..<5] + ids[6...]).map(\.description).sorted())
         _ = await tracker.shutdown(deadline: .zero)
     }
@@ -199,11 +199,11 @@ final class RefusingTransport: Transport, @unchecked Sendable {
     init(badProduct: String) { badId = badProduct }
     var delivered: [String] { lock.withLock { stored } }
 
-    func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+    func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
         let ids = String(decoding: request.body, as: UTF8.self).split(separator: "\n").map(String.init)
         // CountingDestination sends ids; the sixth event of the run is the bad one.
-        if ids.contains(where: { $0.hasSuffix("-6") }) { return TrackingReply(status: 400, body: Data("\(badId) is unknown".utf8)) }
+        if ids.contains(where: { $0.hasSuffix("-6") }) { return VendorReply(status: 400, body: Data("\(badId) is unknown".utf8)) }
         lock.withLock { stored += ids }
-        return TrackingReply(status: 200)
+        return VendorReply(status: 200)
     }
 }

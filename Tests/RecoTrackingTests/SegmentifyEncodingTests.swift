@@ -1,3 +1,4 @@
+@testable import RecoDestinations
 import Foundation
 import Testing
 import RecoKit
@@ -10,33 +11,33 @@ struct SegmentifyEncodingTests {
     let destination = SegmentifyDestination(dataCenter: URL(string: "https://gandalf.segmentify.com")!,
                                             apiKey: "8157d334-f8c4-4c09-9a2e-1b7b1d1e6b0a", origin: "www.shop.example")
 
-    func json(_ event: TrackedEvent) -> String { JSONWriter.string(SegmentifyEventEncoder.event(event)) }
+    func json(_ event: TrackedEvent) -> String { JSONWriter.string(SegmentifyOracle.event(event)) }
 
     @Test func impressionAndWidgetViewCarryTheBlocksIds() {
         let id = EventID(run: 0xABCDEF, sequence: 7)
         let impression = json(TrackedEvent(id: id, interaction: .impression(of: widget, context: Fixtures.context)))
         #expect(impression == #"{"currency":"TRY","instanceId":"rec_pdp_1","interactionId":"act_1842","lang":"TR","name":"INTERACTION","pageUrl":"https://www.shop.example/urun/240-lv09-kosu-ayakkabisi","params":{"eventId":"0000000000abcdef-7"},"sessionId":"-2739101928374651","type":"impression","userId":"-897541074991628287"}"#)
-        let view = SegmentifyEventEncoder.event(TrackedEvent(id: id, interaction: .widgetView(of: widget, context: Fixtures.context)))
+        let view = SegmentifyOracle.event(TrackedEvent(id: id, interaction: .widgetView(of: widget, context: Fixtures.context)))
         #expect(view["type"]?.stringValue == "widget-view")
         #expect(view["interactionId"]?.stringValue == "act_1842")
     }
 
     @Test func clickSendsTheProductIdAndFacetedSearchAppendsProduct() throws {
         let click = try Interaction.click(productId: "318-KZ11", in: widget, context: Fixtures.context)
-        let event = SegmentifyEventEncoder.event(TrackedEvent(id: EventID(run: 1, sequence: 1), interaction: click))
+        let event = SegmentifyOracle.event(TrackedEvent(id: EventID(run: 1, sequence: 1), interaction: click))
         #expect(event["type"]?.stringValue == "click")
         #expect(event["instanceId"]?.stringValue == "rec_pdp_1")
         #expect(event["interactionId"]?.stringValue == "318-KZ11")
         let faceted = Fixtures.widget(instanceId: "fcs_category_12")
         let facetedClick = try Interaction.click(productId: "240-LV09", in: faceted, context: Fixtures.context)
-        let facetedEvent = SegmentifyEventEncoder.event(TrackedEvent(id: EventID(run: 1, sequence: 2), interaction: facetedClick))
+        let facetedEvent = SegmentifyOracle.event(TrackedEvent(id: EventID(run: 1, sequence: 2), interaction: facetedClick))
         #expect(facetedEvent["interactionId"]?.stringValue == "240-LV09|product")
     }
 
     @Test func searchClicksUseBeforeSearchAndSearchInstanceIds() {
-        let before = SegmentifyEventEncoder.event(TrackedEvent(id: EventID(run: 1, sequence: 1),
+        let before = SegmentifyOracle.event(TrackedEvent(id: EventID(run: 1, sequence: 1),
             interaction: .searchClick(productId: "557-TR02", phase: .beforeSearch, context: Fixtures.context)))
-        let after = SegmentifyEventEncoder.event(TrackedEvent(id: EventID(run: 1, sequence: 2),
+        let after = SegmentifyOracle.event(TrackedEvent(id: EventID(run: 1, sequence: 2),
             interaction: .searchClick(productId: "557-TR02", phase: .search, context: Fixtures.context)))
         #expect(before["instanceId"]?.stringValue == "bs_product")
         #expect(after["instanceId"]?.stringValue == "product")
@@ -47,7 +48,7 @@ struct SegmentifyEncodingTests {
     @Test func optionalCommonFieldsAppearOnlyWhenSet() {
         var context = InteractionContext(userId: "u", sessionId: "s", testMode: true, params: ["channel": "app"])
         context.region = "EU"
-        let event = SegmentifyEventEncoder.event(TrackedEvent(id: EventID(run: 1, sequence: 1), interaction: .widgetView(of: widget, context: context)),
+        let event = SegmentifyOracle.event(TrackedEvent(id: EventID(run: 1, sequence: 1), interaction: .widgetView(of: widget, context: context)),
                                                  includeEventId: false)
         #expect(event["testMode"]?.boolValue == true)
         #expect(event["region"]?.stringValue == "EU")
@@ -58,7 +59,7 @@ struct SegmentifyEncodingTests {
 
     @Test func aBatchIsOneJSONArrayPostedWithKeyAndOrigin() throws {
         let events = (1...3).map { TrackedEvent(id: EventID(run: 9, sequence: UInt64($0)), interaction: .impression(of: widget, context: Fixtures.context)) }
-        let request = destination.request(for: events)
+        let request = destination.request(for: events.map(EventRecord.init))
         #expect(request.method == "POST")
         #expect(request.url.absoluteString == "https://gandalf.segmentify.com/add/events/v1.json?apiKey=8157d334-f8c4-4c09-9a2e-1b7b1d1e6b0a")
         #expect(request.header("Content-Type") == "application/json")
@@ -83,15 +84,15 @@ struct SegmentifyEncodingTests {
         ]
         let events = interactions.enumerated().map { TrackedEvent(id: EventID(run: 5, sequence: UInt64($0.offset)), interaction: $0.element) }
         for includeIds in [true, false] {
-            let expected = "[" + events.map { JSONWriter.string(SegmentifyEventEncoder.event($0, includeEventId: includeIds)) }.joined(separator: ",") + "]"
-            #expect(String(decoding: SegmentifyEventEncoder.body(events, includeEventIds: includeIds), as: UTF8.self) == expected)
+            let expected = "[" + events.map { JSONWriter.string(SegmentifyOracle.event($0, includeEventId: includeIds)) }.joined(separator: ",") + "]"
+            #expect(String(decoding: SegmentifyOracle.body(events, includeEventIds: includeIds), as: UTF8.self) == expected)
         }
     }
 
     @Test func replyCodesSplitIntoEventFaultsAndSetupFaults() {
         let now = Date()
         func verdict(_ status: Int, _ body: String) -> String {
-            destination.verdict(for: TrackingReply(status: status, body: Data(body.utf8)), eventCount: 5, now: now).description
+            destination.verdict(for: VendorReply(status: status, body: Data(body.utf8)), eventCount: 5, now: now).description
         }
         #expect(verdict(200, #"{"statusCode":"SUCCESS"}"#) == "delivered")
         #expect(verdict(200, "") == "delivered")

@@ -1,3 +1,4 @@
+import RecoDestinations
 import Foundation
 import Testing
 import RecoKit
@@ -9,7 +10,7 @@ import RecoVendors
 @Suite("Senders wake on a full batch, a flush and shutdown; waitUntilIdle waits for delivery")
 struct SenderWakeUpTests {
     func sleepyTracker(maxEvents: Int = 100, transport: ScriptedTransport = ScriptedTransport([])) throws -> Tracker {
-        var configuration = TrackerConfiguration(journal: nil, durability: .memory)
+        var configuration = TrackerSetup(journal: nil, durability: .memory)
         configuration.flushInterval = .seconds(3600)
         configuration.idlePollInterval = .seconds(3600)
         let destination = SegmentifyDestination(dataCenter: URL(string: "http://127.0.0.1:9")!, apiKey: "k", origin: "shop.example",
@@ -30,7 +31,7 @@ struct SenderWakeUpTests {
     @Test func aFlushWakesTheSendersForAPartialBatch() async throws {
         let tracker = try sleepyTracker()
         for number in 1...3 { try tracker.track(Fixtures.click("P-\(number)")) }
-        try tracker.flush()
+        try await tracker.flush()
         #expect(await tracker.waitUntilIdle(timeout: .seconds(60)))
         #expect(tracker.statistics.delivered == 3)
         _ = await tracker.shutdown(deadline: .seconds(5))
@@ -44,10 +45,10 @@ struct SenderWakeUpTests {
     }
 
     @Test func waitUntilIdleGivesUpWhileTheVendorFails() async throws {
-        let failing = ScriptedTransport(Array(repeating: .reply(TrackingReply(status: 503)), count: 1000))
+        let failing = ScriptedTransport(Array(repeating: .reply(VendorReply(status: 503)), count: 1000))
         let tracker = try sleepyTracker(transport: failing)
         try tracker.track(Fixtures.click("P-1"))
-        try tracker.flush()
+        try await tracker.flush()
         #expect(await tracker.waitUntilIdle(timeout: .milliseconds(200)) == false)
         #expect(tracker.statistics.pending == 1)
         _ = await tracker.shutdown(deadline: .zero)

@@ -1,3 +1,4 @@
+import RecoDestinations
 import Foundation
 import Testing
 import RecoKitTesting
@@ -12,7 +13,7 @@ extension IntegrationSuite {
     struct ServerDeliveryTests {
         func tracker(_ server: ScriptedServer, directory: URL, timeout: Duration = .seconds(1), maxEvents: Int = 100,
                      flushInterval: Duration = .milliseconds(50), transport: any Transport = URLSessionTransport.shared) throws -> Tracker {
-            var configuration = TrackerConfiguration(journal: directory, durability: .batched)
+            var configuration = TrackerSetup(journal: directory, durability: .batched)
             configuration.flushInterval = flushInterval
             configuration.requestTimeout = timeout
             configuration.retryPolicy = RetryPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200),
@@ -100,7 +101,7 @@ extension IntegrationSuite {
         @Test func aSubSecondTimeoutLetsAPromptReplyThroughAndStopsASlowOne() async throws {
             try await withServer { server, _ in
                 let transport = URLSessionTransport()
-                let request = TrackingRequest(url: server.base.appendingPathComponent("add/events/v1.json"), headers: [("Content-Type", "application/json")],
+                let request = VendorRequest(url: server.base.appendingPathComponent("add/events/v1.json"), headers: [("Content-Type", "application/json")],
                                               body: Data(#"[{"name":"INTERACTION","type":"impression","instanceId":"i","interactionId":"a","userId":"u","sessionId":"s"}]"#.utf8))
                 // Kept by a timer on the cooperative threads, which CPU-bound tests beside this one can hold.
                 let prompt = try await attemptKeptOnTime(allowedWait: .milliseconds(75), label: "a prompt reply") {
@@ -150,7 +151,7 @@ extension IntegrationSuite {
                 // An hour's flush interval: the 100 events leave as one full batch.
                 let tracker = try tracker(server, directory: directory, flushInterval: .seconds(3600))
                 let ids = try await trackClicks(tracker, count: 100, bad: [42])
-                try tracker.flush()
+                try await tracker.flush()
                 await tracker.waitUntilDelivered()
                 let summary = await tracker.shutdown(deadline: .seconds(5))
                 #expect(summary == ShutdownSummary(delivered: 99, pending: 0, deadLettered: 1))
@@ -172,7 +173,7 @@ extension IntegrationSuite {
                 try await server.configure(bad: ["BAD-42"], badCode: "PRODUCT_RETIRED", badMessage: "product BAD-42 is retired")
                 let tracker = try tracker(server, directory: directory, flushInterval: .seconds(3600))
                 let ids = try await trackClicks(tracker, count: 100, bad: [42])
-                try tracker.flush()
+                try await tracker.flush()
                 await tracker.waitUntilDelivered(limit: .seconds(30))
                 let summary = await tracker.shutdown(deadline: .seconds(5))
                 #expect(summary == ShutdownSummary(delivered: 99, pending: 0, deadLettered: 1))
@@ -197,7 +198,7 @@ extension IntegrationSuite {
                 try await server.configure(bad: ["BAD-3", "BAD-7", "BAD-11"], badCode: code, badMessage: String(repeating: "m", count: 1 << 20))
                 let tracker = try tracker(server, directory: directory, flushInterval: .seconds(3600))
                 let ids = try await trackClicks(tracker, count: 12, bad: [3, 7, 11])
-                try tracker.flush()
+                try await tracker.flush()
                 await tracker.waitUntilDelivered(limit: .seconds(30))
                 let summary = await tracker.shutdown(deadline: .seconds(5))
                 #expect(summary == ShutdownSummary(delivered: 9, pending: 0, deadLettered: 3))
@@ -220,7 +221,7 @@ extension IntegrationSuite {
                 try await server.script([["storeThenReset": true]])
                 let tracker = try tracker(server, directory: directory)
                 let ids = try await trackClicks(tracker, count: 60)
-                try tracker.flush()
+                try await tracker.flush()
                 await tracker.waitUntilDelivered()
                 _ = await tracker.shutdown(deadline: .seconds(5))
                 try await expectAllArrived(ids, at: server)
@@ -234,7 +235,7 @@ extension IntegrationSuite {
 
         @Test func retenoEventsArriveGroupedWithForcePush() async throws {
             try await withServer { server, directory in
-                var configuration = TrackerConfiguration(journal: directory, durability: .strict)
+                var configuration = TrackerSetup(journal: directory, durability: .strict)
                 configuration.flushInterval = .seconds(3600)
                 let tracker = try Tracker(destination: RetenoDestination(base: server.base, accessKey: "ak"), configuration: configuration)
                 let widget = Fixtures.widget(vendor: .reteno, instanceId: "r1107v1482", interactionId: "r1107v1482")

@@ -81,7 +81,7 @@ struct SlowDiskTests {
             usleep(3_000_000)
             gate.open()
         }
-        var configuration = TrackerConfiguration(journal: nil, durability: .batched(every: .milliseconds(10)))
+        var configuration = TrackerSetup(journal: nil, durability: .batched(every: .milliseconds(10)))
         configuration.flushInterval = .seconds(3600)
         var trackers: [Tracker] = []
         for _ in 0..<count {

@@ -1,3 +1,4 @@
+import RecoDestinations
 import Foundation
 import Testing
 import RecoKit
@@ -6,8 +7,8 @@ import RecoVendors
 
 @Suite("Tracker: shutdown, splitting, configuration faults")
 struct TrackerLifecycleTests {
-    func configuration(_ directory: URL?) -> TrackerConfiguration {
-        var configuration = TrackerConfiguration(journal: directory, durability: directory == nil ? .memory : .strict)
+    func configuration(_ directory: URL?) -> TrackerSetup {
+        var configuration = TrackerSetup(journal: directory, durability: directory == nil ? .memory : .strict)
         configuration.flushInterval = .milliseconds(1)
         configuration.idlePollInterval = .milliseconds(1)
         return configuration
@@ -17,7 +18,7 @@ struct TrackerLifecycleTests {
         let directory = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         // Every reply is a 503: nothing can be delivered before the deadline.
-        let failing = ScriptedTransport(Array(repeating: .reply(TrackingReply(status: 503)), count: 10_000))
+        let failing = ScriptedTransport(Array(repeating: .reply(VendorReply(status: 503)), count: 10_000))
         let tracker = try Tracker(destination: CountingDestination(), configuration: configuration(directory), transport: failing)
         for number in 1...25 { try tracker.track(Fixtures.click("P-\(number)")) }
         async let first = tracker.shutdown(deadline: .milliseconds(300))
@@ -51,7 +52,7 @@ struct TrackerLifecycleTests {
         #expect(tracker.statistics.delivered == 2)
         #expect(tracker.statistics.pending == 1)
         #expect(transport.requests.count == 1)
-        try tracker.flush()
+        try await tracker.flush()
         await tracker.waitUntilDelivered()
         #expect(tracker.statistics.delivered == 3)
         _ = await tracker.shutdown(deadline: .zero)
@@ -64,7 +65,7 @@ struct TrackerLifecycleTests {
         let tracker = try Tracker(destination: CountingDestination(), configuration: configuration, transport: transport, clock: TestClock())
         var ids: [String] = []
         for number in 1...20 { ids.append(try tracker.track(Fixtures.click("P-\(number)")).description) }
-        try tracker.flush()
+        try await tracker.flush()
         await tracker.waitUntilDelivered()
         #expect(tracker.statistics.delivered == 20)
         #expect(tracker.statistics.deadLettered == 0)
@@ -74,7 +75,7 @@ struct TrackerLifecycleTests {
     }
 
     @Test func aSegmentifySetupFaultKeepsEveryEventAndSaysWhy() async throws {
-        let reply = TrackingReply(status: 200, body: Data(#"{"statusCode":"NO_DOMAIN_APIKEY_MATCH"}"#.utf8))
+        let reply = VendorReply(status: 200, body: Data(#"{"statusCode":"NO_DOMAIN_APIKEY_MATCH"}"#.utf8))
         let transport = ScriptedTransport(Array(repeating: .reply(reply), count: 10_000))
         let clock = TestClock()
         let destination = SegmentifyDestination(dataCenter: URL(string: "http://127.0.0.1:9")!, apiKey: "k", origin: "wrong.example")
@@ -82,7 +83,7 @@ struct TrackerLifecycleTests {
         configuration.maxConcurrentRequests = 1
         let tracker = try Tracker(destination: destination, configuration: configuration, transport: transport, clock: clock)
         for number in 1...10 { try tracker.track(Fixtures.click("P-\(number)")) }
-        try tracker.flush()
+        try await tracker.flush()
         while transport.requests.count < 3 { try await Task.sleep(for: .milliseconds(5)) }
         let statistics = tracker.statistics
         #expect(statistics.deadLettered == 0)
@@ -104,15 +105,15 @@ final class SizeLimitedTransport: Transport, @unchecked Sendable {
     var stored: [String] { lock.withLock { ids } }
     var refusedBatches: Int { lock.withLock { refused } }
 
-    func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+    func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
         let batch = String(decoding: request.body, as: UTF8.self).split(separator: "\n").map(String.init)
         return lock.withLock {
             if batch.count > maxEvents {
                 refused += 1
-                return TrackingReply(status: 413)
+                return VendorReply(status: 413)
             }
             ids += batch
-            return TrackingReply(status: 200)
+            return VendorReply(status: 200)
         }
     }
 }

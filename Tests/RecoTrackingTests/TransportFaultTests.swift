@@ -1,3 +1,4 @@
+import RecoDestinations
 import Foundation
 import RecoKitTesting
 import RecoTracking
@@ -32,7 +33,7 @@ struct TransportFaultTests {
         defer { vendor.stop() }
         let journal = FileManager.default.temporaryDirectory.appendingPathComponent("transport-fault-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: journal) }
-        var configuration = TrackerConfiguration(journal: journal, durability: .batched)
+        var configuration = TrackerSetup(journal: journal, durability: .batched)
         configuration.requestTimeout = .seconds(1)
         // A web page instead of the API reads as a wrong address, tried again after `configurationDelay`.
         configuration.retryPolicy = RetryPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(100),
@@ -48,7 +49,7 @@ struct TransportFaultTests {
             tracked.append(try tracker.track(interaction).description)
             if number % 50 == 0 { try await Task.sleep(for: .milliseconds(20)) }
         }
-        try tracker.flush()
+        try await tracker.flush()
         let idle = await tracker.waitUntilIdle(timeout: .seconds(120))
         let summary = await tracker.shutdown(deadline: .seconds(5))
         let answers = vendor.answersInWords

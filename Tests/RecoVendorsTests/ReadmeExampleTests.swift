@@ -1,3 +1,4 @@
+import RecoDestinations
 import Foundation
 import Testing
 import RecoVendors
@@ -69,13 +70,16 @@ struct ReadmeLaterExamplesTests {
 
     /// Compiled, not run: it needs a vendor.
     fileprivate func trackingExample(key: String, userId: String, sessionId: String, widget: Widget<Product>) async throws {
-        let tracker = try Tracker(
-            destination: SegmentifyDestination(dataCenter: URL(string: "https://gandalf.segmentify.com")!, apiKey: key, origin: "shop.example"),
-            configuration: TrackerConfiguration(journal: URL(fileURLWithPath: "/var/lib/shop/reco-journal")))
-        let visitor = InteractionContext(userId: userId, sessionId: sessionId, lang: "TR")
-        try tracker.track(.impression(of: widget, context: visitor))
-        try tracker.track(.click(productId: "101", in: widget, context: visitor), shownIn: widget)
-        let summary = await tracker.shutdown(deadline: .seconds(5))   // delivered, pending, dead-lettered
-        _ = summary
+        let store = try JournalStore(directory: URL(fileURLWithPath: "/var/lib/shop/tracking/segmentify"))
+        let tracker = Tracker(destination: SegmentifyDestination(dataCenter: URL(string: "https://gandalf.segmentify.com")!,
+                                                                 apiKey: key, origin: "shop.example"),
+                              store: store)
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await tracker.run() }   // delivers until cancelled, then drains
+            let visitor = InteractionContext(userId: userId, sessionId: sessionId, lang: "TR")
+            try tracker.track(.impression(of: widget, context: visitor))
+            try tracker.track(.click(productId: "101", in: widget, context: visitor), shownIn: widget)
+            group.cancelAll()
+        }
     }
 }

@@ -12,9 +12,9 @@ final class SocketTransport: Transport, @unchecked Sendable {
 
     init(port: Int) { self.port = port }
 
-    func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+    func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
         let connection = try lock.withLock { idle.popLast() } ?? SinkConnection(port: port)
-        let bytes = httpRequest(body: request.body, port: port)
+        let bytes = request(body: request.body, port: port)
         let reply: ArraySlice<UInt8> = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result { try connection.exchange(bytes) })
@@ -27,6 +27,6 @@ final class SocketTransport: Transport, @unchecked Sendable {
             throw SinkError("unreadable reply from the sink")
         }
         let body = reply.firstRange(of: Array("\r\n\r\n".utf8)).map { reply[$0.upperBound...] } ?? []
-        return TrackingReply(status: status, body: Data(body))
+        return VendorReply(status: status, body: Data(body))
     }
 }

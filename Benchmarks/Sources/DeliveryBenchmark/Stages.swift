@@ -138,7 +138,7 @@ final class StalledTransport: Transport, @unchecked Sendable {
     /// Requests sent so far (each one stalls its sender).
     var requests: Int { lock.withLock { started } }
 
-    func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+    func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
         lock.withLock { started += 1 }
         try await Task.sleep(for: .seconds(86_400))
         throw CancellationError()
@@ -159,8 +159,8 @@ func stalledTracker() throws -> Tracker {
 
 /// Answers 200 at once without looking at the request: delivery without HTTP.
 struct NullTransport: Transport {
-    static let success = TrackingReply(status: 200, body: Data(#"{"statusCode":"SUCCESS"}"#.utf8))
-    func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply { Self.success }
+    static let success = VendorReply(status: 200, body: Data(#"{"statusCode":"SUCCESS"}"#.utf8))
+    func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply { Self.success }
 }
 
 /// Runs an async body from synchronous code (the benchmark's `main` stays synchronous for valgrind).

@@ -133,7 +133,7 @@ if hasValgrind {
 // Wall clock: events tracked and delivered to the sink, against writing the same bytes to it directly.
 let events = Int(ProcessInfo.processInfo.environment["RECOKIT_DELIVERY_EVENTS"] ?? "") ?? 200_000
 let requests = Workload.batches(Workload.records(events)).map {
-    httpRequest(body: Workload.segmentify(port: sink.port).request(forRecords: $0).body, port: sink.port)
+    request(body: Workload.segmentify(port: sink.port).request(forRecords: $0).body, port: sink.port)
 }
 /// The paths timed, in the order of a round (each round starts one further along).
 enum RatePath: CaseIterable { case single, pages, singleSocket, pagesSocket, write }

@@ -14,7 +14,7 @@ import RecoVendors
 /// Never answers (until cancelled at shutdown): the senders hold their first batches and stay idle, so
 /// the figures measure `track` alone (validation, id, encoding, checksum, journal append, commit).
 struct StalledTransport: Transport {
-    func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+    func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
         try await Task.sleep(for: .seconds(86_400))
         throw CancellationError()
     }

@@ -1,6 +1,7 @@
 import Foundation
 import RecoKit
 import RecoVendors
+import RecoRelay
 
 /// `recokit decode`: reads a vendor's recommendation payload and prints its widgets, as a summary or
 /// as JSON, followed by every product that did not decode and everything passed over.

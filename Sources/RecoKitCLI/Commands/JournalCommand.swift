@@ -1,6 +1,7 @@
 import Foundation
 import RecoKit
 import RecoTracking
+import RecoRelay
 
 /// `recokit journal DIR [--repair] [--requeue]`: what a relay's journal holds; repairing it and re-queueing
 /// dead letters only when asked.

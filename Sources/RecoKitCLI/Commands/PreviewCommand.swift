@@ -1,6 +1,7 @@
 import Foundation
 import RecoKit
 import RecoTemplates
+import RecoRelay
 
 /// `recokit preview`: a static gallery of payloads rendered in every built-in template.
 enum PreviewCommand: Command {

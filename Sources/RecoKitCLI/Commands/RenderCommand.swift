@@ -2,6 +2,7 @@ import Foundation
 import RecoKit
 import RecoTemplates
 import RecoVendors
+import RecoRelay
 
 /// `recokit render`: a payload's widgets as HTML or text, with a built-in template or your own.
 enum RenderCommand: Command {

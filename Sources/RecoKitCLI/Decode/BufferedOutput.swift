@@ -1,4 +1,5 @@
 import Foundation
+import RecoRelay
 
 /// Somewhere text is written to, piece by piece.
 protocol TextSink {

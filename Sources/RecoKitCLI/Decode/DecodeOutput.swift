@@ -1,6 +1,7 @@
 import Foundation
 import RecoKit
 import RecoVendors
+import RecoRelay
 
 /// What `recokit decode` prints: a summary for people, or JSON for programs, written piece by piece
 /// to a ``TextSink`` (standard output through a ``BufferedOutput``), so the cost is linear in what is

@@ -1,4 +1,5 @@
 import RecoVendors
+import RecoRelay
 
 /// `--max-products N`, shared by decode, render and preview: the ``ReplyLimits`` a payload is decoded
 /// with. N bounds the products of each widget; the reply's own bound is raised to N when it is lower.

@@ -1,3 +1,4 @@
+import RecoRelay
 /// What the gallery's index and the command's output say about one payload. Made from a payload
 /// previewed in this process, read back from the process that previewed it (as one JSON line), or
 /// made here for a payload whose process died.

@@ -1,6 +1,7 @@
 import Foundation
 import RecoKit
 import RecoTemplates
+import RecoRelay
 
 /// The static gallery `recokit preview` writes: an index and one page per payload.
 struct PreviewGallery {

@@ -1,3 +1,4 @@
+import RecoRelay
 /// The Mustache templates of the preview gallery's own pages (not user templates: the gallery's frame).
 ///
 /// They are rendered with HTML escaping; the only raw insertions (`{{{html}}}`, `{{{style}}}`) are

@@ -1,6 +1,7 @@
 import Foundation
 import RecoKit
 import RecoVendors
+import RecoRelay
 
 /// One payload of the gallery: what it turned out to be, and what its page shows.
 struct PreviewPayload {

@@ -1,4 +1,5 @@
 import Foundation
+import RecoRelay
 
 /// Previews one payload in a process of its own (`recokit preview --page NAME FILE -o DIR`), so that a
 /// payload which crashes the decoder or the renderer costs the gallery that one page, never the others:

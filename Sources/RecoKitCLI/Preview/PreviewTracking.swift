@@ -1,5 +1,7 @@
 import Foundation
 import RecoKit
+import RecoDestinations
+import RecoRelay
 import RecoVendors
 
 /// The tracking requests a widget's impression, widget view and first-product click would send, as

@@ -1,6 +1,7 @@
 import Foundation
 import RecoKit
 import RecoVendors
+import RecoRelay
 
 /// A payload file read from disk and decoded by whichever vendor's format it is in.
 struct PayloadFile {

@@ -7,6 +7,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import RecoRelay
 
 /// A file the command line writes whole or not at all: `render -o FILE`, the preview's pages and its
 /// index. The bytes go to a new file beside it, made durable, then renamed over it; a disk full for a

@@ -1,5 +1,6 @@
 import Foundation
 import RecoTemplates
+import RecoRelay
 
 /// The `--templates DIR` option: a folder of `NAME.mustache` files searched before the built-in ones.
 struct TemplateFolder {

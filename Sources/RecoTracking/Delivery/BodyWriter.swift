@@ -92,6 +92,14 @@ public struct BodyWriter: Sendable {
         text.withUTF8 { utf8 in write(room: utf8.count) { $0.append(utf8) } }
     }
 
+    /// Appends `text` as a JSON string, quotes included, escaped as ``JSONWriter`` escapes it.
+    public mutating func appendJSONString(_ text: String) {
+        var copy = text
+        copy.withUTF8 { utf8 in
+            write(room: utf8.count * 6 + 2) { cursor in cursor.appendJSONString(utf8) }
+        }
+    }
+
     /// Where the next bytes go, inside ``BodyWriter/write(room:_:)``.
     public struct Cursor {
         @usableFromInline let base: UnsafeMutablePointer<UInt8>

@@ -45,7 +45,7 @@ public struct DeliveryVerdict: Sendable, Hashable, CustomStringConvertible {
     /// 505) retried with `Retry-After`; 413 too large; 401, 403, 404, 405 and 407 (the request cannot
     /// reach the account), a redirect (3xx, saying where to), 501, 505 and anything not 4xx misconfigured;
     /// every other 4xx (400, 409, 422…) rejected. Each reason holds the status and the vendor's body.
-    public static func standard(for reply: TrackingReply, now: Date) -> DeliveryVerdict {
+    public static func standard(for reply: VendorReply, now: Date) -> DeliveryVerdict {
         switch reply.status {
         case 200..<300 where reply.isWebPage:
             // A web server's page (a wrong address on the vendor's website, whose pages answer any path, or

@@ -1,107 +1,101 @@
 import Foundation
 
 extension Tracker {
-    /// One sender: takes due batches from the journal and delivers them until cancelled.
+    /// One sender: claims due batches from the store and delivers them until cancelled.
     func sendLoop() async {
         let limits = destination.limits
         let maxEvents = min(limits.maxEvents, configuration.maxBatchEvents ?? .max)
         while !Task.isCancelled {
-            let generation = senderBell.generation
-            let force = control.withLock { $0.forceFlush || $0.draining }
-            var batch: JournalBatch?
-            var takeFailed = false
+            let mark = store.recordsMark
+            let force = control.withLock { $0.forceFlush || $0.phase == .draining }
+            let request = ClaimRequest(maxEvents: maxEvents, maxBytes: limits.maxBytes, linger: configuration.flushInterval,
+                                       force: force, lease: configuration.lease)
+            let claimed: ClaimedBatch?
             do {
-                batch = try journal.take(maxCount: maxEvents, maxBytes: limits.maxBytes,
-                                         interval: configuration.flushInterval, force: force)
+                claimed = try await store.claim(request)
             } catch {
-                takeFailed = true
                 noteDiskError("\(error)")
-            }
-            guard let batch else {
-                if force, journal.untakenCount == 0 { control.withLock { $0.forceFlush = false } }
-                await waitForEvents(after: generation, maxEvents: maxEvents, lookAgainAtOnce: !takeFailed)
+                await store.waitForRecords(after: mark, timeout: configuration.idlePollInterval)
                 continue
             }
-            if let failure = batch.readError { noteDiskError("\(failure)") }
-            // A page's record holds many events: room for all of them at once, so the array never grows.
-            var items: [EventRecord] = []
-            items.reserveCapacity(batch.events)
-            var unreadable: [(payload: ArraySlice<UInt8>, reason: String)] = []
-            for payload in batch.payloads {
-                do { try EventRecord.read(payload, into: &items) } catch {
-                    unreadable.append((payload, "unreadable journal record: \(error)"))
+            guard let batch = claimed else {
+                if force {
+                    let status = store.status
+                    if status.pendingEvents == status.claimedEvents { control.withLock { $0.forceFlush = false } }
                 }
+                await store.waitForRecords(after: mark, timeout: configuration.idlePollInterval)
+                continue
             }
-            var letters = unreadable
-            // A page's record holds many events: a batch may hold more than a request takes.
-            var delivered = true
-            var start = 0
-            while delivered, start < items.count {
-                let end = min(items.count, start + maxEvents)
-                let lettersBefore = letters.count
-                delivered = await deliver(items[start..<end], deadLetters: &letters)
-                // Sent before the rest of the batch: no longer pending (the acknowledgement settles the last
-                // request's events, and dead letters once they are written).
-                if delivered, end < items.count { journal.delivered(end - start - (letters.count - lettersBefore), of: batch) }
-                start = end
+            if let trouble = batch.trouble { noteDiskError("\(trouble)") }
+            guard await deliver(batch, maxEvents: maxEvents) else {
+                await store.giveBack(batch)
+                control.withLock { $0.deliveredUnsettled[batch.id] = nil }
+                return
             }
-            guard delivered else { return }
-            // The batch is forgotten only once its dead letters are on disk: nothing goes unrecorded.
-            while !deadLetter(letters) {
-                do { try await clock.sleep(for: configuration.retryPolicy.initialDelay) } catch { return }
-            }
-            if let failure = journal.acknowledge(batch) { noteDiskError("\(failure)") }
-            settledBell.ring()
         }
     }
 
-    /// Sleeps until a batch may be due: a batch's worth of appends, the oldest record's flush interval,
-    /// a commit, a flush or shutdown (never longer than ``TrackerConfiguration/idlePollInterval``).
-    /// `lookAgainAtOnce`: in memory, a full batch appended since the take that found nothing is taken
-    /// at once (its appends came before this sender asked to be woken).
-    private func waitForEvents(after generation: UInt64, maxEvents: Int, lookAgainAtOnce: Bool) async {
-        let interval = configuration.flushInterval
-        // Nothing waiting: the first append wakes. Otherwise a full batch does, or the oldest's interval.
-        let (untaken, since) = journal.wakeSenders { lastSerial, untaken in
-            untaken == 0 ? lastSerial + 1 : lastSerial + max(1, maxEvents - untaken)
+    /// Delivers one claimed batch and settles it: every event delivered or dead-lettered (with its reason).
+    /// False when cancelled first (the batch is then the caller's to give back).
+    private func deliver(_ batch: ClaimedBatch, maxEvents: Int) async -> Bool {
+        // A page's record holds many events: room for all of them at once, so the array never grows.
+        var items: [EventRecord] = []
+        items.reserveCapacity(batch.events)
+        var letters: [DeadLetterEntry] = []
+        for record in batch.records {
+            do { try EventRecord.read(record, into: &items) } catch {
+                letters.append(DeadLetterEntry(record: record, reason: "unreadable stored record: \(error)"))
+            }
         }
-        if lookAgainAtOnce, configuration.durability == .memory, untaken >= maxEvents { return }
-        var timeout = configuration.idlePollInterval
-        if let since { timeout = min(timeout, max(.milliseconds(1), interval - since.duration(to: .now))) }
-        else if untaken > 0 { timeout = min(timeout, interval) }
-        await senderBell.wait(after: generation, timeout: timeout)
-    }
-
-    /// Returns once nothing is pending (every accepted event delivered or dead-lettered): true, or false
-    /// when `timeout` passed first. For tests and tools that must see delivery finish; it waits on
-    /// acknowledgements, it does not poll.
-    @discardableResult
-    public func waitUntilIdle(timeout: Duration = .seconds(60)) async -> Bool {
-        let end = ContinuousClock.now + timeout
+        if batch.attempts >= configuration.interruptedDeliveryLimit {
+            // Each earlier delivery of these events ended with the process: a reply that stops it every time
+            // it comes would stop it for ever. Kept, not sent.
+            let reason = "not sent: \(batch.attempts) deliveries of its batch were cut short by the process stopping "
+                + "(TrackerConfiguration.interruptedDeliveryLimit is \(configuration.interruptedDeliveryLimit)); requeue to try again"
+            letters += items.map { DeadLetterEntry(record: $0.standaloneBytes(), reason: reason) }
+            counters.withLock { $0.lastError = "\(destination.name): a batch of \(items.count) events dead-lettered after \(batch.attempts) interrupted deliveries" }
+            items = []
+        }
+        // A page's record holds many events: a batch may hold more than a request takes.
+        var start = 0
+        while start < items.count {
+            let end = min(items.count, start + maxEvents)
+            let lettersBefore = letters.count
+            guard await deliver(items[start..<end], deadLetters: &letters) else { return false }
+            // Sent before the rest of the batch: no longer pending (settling the batch settles the rest).
+            if end < items.count {
+                let sent = end - start - (letters.count - lettersBefore)
+                control.withLock { $0.deliveredUnsettled[batch.id, default: 0] += sent }
+            }
+            start = end
+        }
+        // The batch is forgotten only once its dead letters are kept: nothing goes unrecorded.
         while true {
-            let generation = settledBell.generation
-            if journal.pendingCount == 0 { return true }
-            let left = ContinuousClock.now.duration(to: end)
-            if left <= .zero || Task.isCancelled { return false }
-            await settledBell.wait(after: generation, timeout: left)
+            do {
+                try await store.settle(batch, deadLetters: letters)
+                break
+            } catch {
+                noteDiskError("cannot settle a delivered batch: \(error)")
+                do { try await clock.sleep(for: configuration.retryPolicy.initialDelay) } catch { return false }
+            }
         }
+        control.withLock { $0.deliveredUnsettled[batch.id] = nil }
+        if !letters.isEmpty { counters.withLock { $0.deadLettered += letters.count } }
+        settledBell.ring()
+        return true
     }
 
     /// Screens, sends, and settles every event of `items`, adding those to dead-letter (with their
     /// reasons) to `deadLetters`; false when cancelled before that.
     func deliver(_ items: ArraySlice<EventRecord>,
-                 deadLetters: inout [(payload: ArraySlice<UInt8>, reason: String)]) async -> Bool {
+                 deadLetters: inout [DeadLetterEntry]) async -> Bool {
         let now = clock.now()
-        // Usually nothing is screened out, and then the items are sent as they are, without a copy. Asking
-        // about a record copies it (183 bytes, retained): a destination that screens nothing is not asked.
-        let destination = self.destination
-        let reasons = !destination.screensEvents ? [] : items.withUnsafeBufferPointer { buffer in
-            buffer.indices.compactMap { offset in destination.screen(buffer[offset], now: now).map { (offset, $0) } }
-        }
+        // Usually nothing is screened out, and then the items are sent as they are, without a copy.
+        let reasons = items.indices.compactMap { index in destination.screen(items[index], now: now).map { (index, $0) } }
         var sendable = items
         if !reasons.isEmpty {
-            let screened = Set(reasons.map { items.startIndex + $0.0 })
-            deadLetters += reasons.map { (items[items.startIndex + $0.0].standaloneBytes(), $0.1) }
+            let screened = Set(reasons.map(\.0))
+            deadLetters += reasons.map { DeadLetterEntry(record: items[$0.0].standaloneBytes(), reason: $0.1) }
             sendable = ArraySlice(items.indices.filter { !screened.contains($0) }.map { items[$0] })
         }
         guard !sendable.isEmpty else { return true }
@@ -113,15 +107,15 @@ extension Tracker {
     /// While the destination fails (see ``DeliveryGate``) this sender either holds the probe, and sends
     /// only the first event as a small request, or waits for the sender that holds it.
     private func send(_ items: ArraySlice<EventRecord>,
-                      deadLetters: inout [(payload: ArraySlice<UInt8>, reason: String)]) async -> Bool {
+                      deadLetters: inout [DeadLetterEntry]) async -> Bool {
         var remaining = items
         while !remaining.isEmpty {
             guard let turn = await waitForTurn() else { return false }
             let probing = turn != .send
             let sending = probing ? remaining.prefix(1) : remaining
-            let request = destination.request(forRecords: Array(sending))
+            let request = destination.request(for: Array(sending))
             let verdict: DeliveryVerdict
-            var reply: TrackingReply?
+            var reply: VendorReply?
             do {
                 let answer = try await transport.send(request, timeout: configuration.requestTimeout)
                 verdict = destination.verdict(for: answer, eventCount: sending.count, now: clock.now())
@@ -157,11 +151,12 @@ extension Tracker {
             }
             switch verdict.base {
             case .rejected(let reason) where sending.count == 1:
-                deadLetters.append((sending.first!.standaloneBytes(), reason))
+                deadLetters.append(DeadLetterEntry(record: sending.first!.standaloneBytes(), reason: reason))
             case .tooLarge where sending.count == 1:
                 let replyText = reply?.bodyText() ?? ""
                 let said = replyText.isEmpty ? "" : " (\(destination.name) said: \(replyText))"
-                deadLetters.append((sending.first!.standaloneBytes(), "HTTP 413: the event alone is larger than \(destination.name) accepts\(said)"))
+                deadLetters.append(DeadLetterEntry(record: sending.first!.standaloneBytes(),
+                                                   reason: "HTTP 413: the event alone is larger than \(destination.name) accepts\(said)"))
             case .rejected, .tooLarge:
                 guard await sendHalves(sending, deadLetters: &deadLetters) else { return false }
             default:
@@ -174,7 +169,7 @@ extension Tracker {
 
     /// Bisects a refused batch so the good events go through and each bad one is found.
     private func sendHalves(_ items: ArraySlice<EventRecord>,
-                            deadLetters: inout [(payload: ArraySlice<UInt8>, reason: String)]) async -> Bool {
+                            deadLetters: inout [DeadLetterEntry]) async -> Bool {
         let half = items.startIndex + items.count / 2
         guard await send(items[..<half], deadLetters: &deadLetters) else { return false }
         return await send(items[half...], deadLetters: &deadLetters)
@@ -228,20 +223,6 @@ extension Tracker {
         }
     }
 
-    /// Writes dead letters; false (with the error in ``TrackingStatistics/lastError``) when they could
-    /// not be written, so the caller keeps their batch pending.
-    func deadLetter(_ letters: [(payload: ArraySlice<UInt8>, reason: String)]) -> Bool {
-        guard !letters.isEmpty else { return true }
-        do {
-            try deadLetterStore.add(letters, at: clock.now())
-            counters.withLock { $0.deadLettered += letters.count }
-            return true
-        } catch {
-            noteDiskError("cannot write dead letters: \(error)")
-            return false
-        }
-    }
-
     /// Counts a disk error met while delivering (``TrackingStatistics/deliveryDiskErrors``).
     private func noteDiskError(_ message: String) {
         counters.withLock { counters in
@@ -249,31 +230,5 @@ extension Tracker {
             counters.deliveryDiskErrors += 1
             counters.deliveryDiskError = message
         }
-    }
-
-    /// Stops intake, delivers what it can until `deadline`, leaves the rest in the journal, and closes
-    /// it. Calling it again (or concurrently) returns the same summary.
-    public func shutdown(deadline: Duration) async -> ShutdownSummary {
-        let task = control.withLock { state -> Task<ShutdownSummary, Never> in
-            if let existing = state.shutdown { return existing }
-            let task = Task { await self.drainAndClose(deadline: deadline) }
-            state.shutdown = task
-            return task
-        }
-        return await task.value
-    }
-
-    private func drainAndClose(deadline: Duration) async -> ShutdownSummary {
-        journal.closeIntake()
-        do { try journal.commit() } catch { counters.withLock { $0.lastError = "\(error)" } }
-        control.withLock { $0.draining = true }
-        senderBell.ring()
-        await waitUntilIdle(timeout: deadline)
-        let tasks = control.withLock { $0.tasks }
-        for task in tasks { task.cancel() }
-        for task in tasks { await task.value }
-        if let failure = journal.close() { counters.withLock { $0.lastError = "\(failure)" } }
-        let snapshot = counters.withLock { $0 }
-        return ShutdownSummary(delivered: snapshot.delivered, pending: journal.pendingCount, deadLettered: snapshot.deadLettered)
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 
 extension Tracker {
-    /// Validates every impression of a page and journals them all as one record: one append, one
+    /// Validates every impression of a page and stores them all as one record: one append, one
     /// encoding of the shared context. Each impression is still an event of its own, with its own id
     /// (consecutive, in the page's order), delivered, retried, bisected and dead-lettered alone.
     ///
-    /// All or none: when one impression is invalid nothing is journaled. Durability is as ``track(_:)``'s.
+    /// All or none: when one impression is invalid nothing is stored. Durability is as ``track(_:)``'s.
     /// Returns the ids in the order of ``PageImpressions/impressions`` (empty for an empty page).
     /// - Throws: as ``track(_:)``; ``TrackingError/invalid(_:)`` names the first bad impression
     ///   (``PageImpressions/place(of:)``) and its error: shape errors before the destination's.
@@ -21,19 +21,8 @@ extension Tracker {
             counters.withLock { $0.refusedInvalid += count }
             throw .invalid(error)
         }
-        let appended: (serial: Int, sequence: UInt64, wakesSenders: Bool)
-        do {
-            appended = try PageRecordCodec.withRecord(page, run: run) { (record) throws(TrackingError) in
-                try journal.append(record, assigningSequence: true, events: count)
-            }
-        } catch {
-            if error.isQueueFull { counters.withLock { $0.refusedQueueFull += count } }
-            throw error
-        }
-        if configuration.durability == .strict { try journal.makeDurable(upTo: appended.serial) }
-        if appended.wakesSenders { senderBell.ring() }
-        counters.withLock { $0.accepted += count }
-        if page.forcePush { try requestForcedFlush() }
-        return (0..<UInt64(count)).map { EventID(run: run, sequence: appended.sequence + $0) }
+        let first = try take(events: count) { first in PageRecordCodec.encode(page, run: first.run, firstSequence: first.sequence) }
+        if page.forcePush { requestForcedFlush() }
+        return (0..<UInt64(count)).map { EventID(run: first.run, sequence: first.sequence + $0) }
     }
 }

@@ -1,48 +1,51 @@
 import Foundation
 
-/// How a ``Tracker`` stores and delivers.
+/// How a ``Tracker`` delivers: batching, concurrency, timeouts, retries and stopping. Where the events
+/// are kept is its store's business (``JournalStore``).
 ///
 /// ```swift
-/// var configuration = TrackerConfiguration(journal: URL(fileURLWithPath: "/var/lib/shop/tracking"))
-/// configuration.durability = .strict
+/// var configuration = TrackerConfiguration()
+/// configuration.requestTimeout = .seconds(5)
 /// ```
 public struct TrackerConfiguration: Sendable {
-    /// The journal's directory (created if missing); nil only with ``Durability/memory``.
-    public var journal: URL?
-    /// When an accepted event is on disk. Default ``Durability/batched``.
-    public var durability: Durability
-    /// The journal's size limit; `track` throws ``TrackingError/queueFull`` beyond it. Default 512 MiB.
-    public var maxJournalBytes: Int
-    /// Segment file size before a new one starts. Default 8 MiB.
-    public var segmentBytes: Int
-    /// The longest an event waits for its batch to fill. Default 1 s.
+    /// The longest an event waits for its batch to fill before the batch goes out as it is. Default 1 s.
     public var flushInterval: Duration
     /// Most requests in flight to the destination. Default 4.
     public var maxConcurrentRequests: Int
-    /// Per-request timeout. Default 10 s.
+    /// Per-request timeout, the whole reply included. Default 10 s.
     public var requestTimeout: Duration
     /// Backoff between retries.
     public var retryPolicy: RetryPolicy
     /// Smallest interval between two flushes asked by `forcePush`. Default 1 s.
     public var forcePushInterval: Duration
-    /// The longest an idle sender sleeps before it looks at the journal on its own. Senders wake at once
-    /// when appends fill a batch, on a commit, a flush and shutdown, and when the oldest event's
-    /// ``flushInterval`` ends; this only bounds a wake-up that would be missed otherwise. Default 1 s.
+    /// The longest an idle sender sleeps before it looks at the store on its own. Senders wake at once
+    /// when records fill a batch, on a commit, a flush and a stop, and when the oldest event's
+    /// ``flushInterval`` ends; this only bounds a wake-up that would be missed otherwise (and, for a store
+    /// that others append to, how long their records may wait unseen). Default 1 s.
     public var idlePollInterval: Duration
     /// Caps the destination's own batch size, if smaller.
     public var maxBatchEvents: Int?
+    /// How long ``Tracker/run()`` goes on delivering once its task is cancelled; what is left stays in the
+    /// store for the next run. Default 5 s.
+    public var drainDeadline: Duration
+    /// How long a claimed batch is this process's where several deliver (a shared store): past it, another
+    /// process may claim it. Longer than a request with its retries may take. Default 2 minutes.
+    public var lease: Duration
+    /// How many times a batch may be claimed again after its delivery was cut short by the process
+    /// stopping (``ClaimedBatch/attempts``) before it is dead-lettered instead of sent: a reply that stops
+    /// the process every time it comes must not stop it for ever. Default 5.
+    public var interruptedDeliveryLimit: Int
 
-    /// A configuration; pass nil and ``Durability/memory`` for a tracker without files.
-    public init(journal: URL?, durability: Durability = .batched) {
-        self.journal = journal
-        self.durability = durability
-        maxJournalBytes = 512 * 1024 * 1024
-        segmentBytes = 8 * 1024 * 1024
+    /// The defaults.
+    public init() {
         flushInterval = .seconds(1)
         maxConcurrentRequests = 4
         requestTimeout = .seconds(10)
         retryPolicy = RetryPolicy()
         forcePushInterval = .seconds(1)
         idlePollInterval = .seconds(1)
+        drainDeadline = .seconds(5)
+        lease = .seconds(120)
+        interruptedDeliveryLimit = 5
     }
 }

@@ -1,4 +1,4 @@
-/// Counters of a tracker since it started, plus the journal's current state.
+/// Counters of a tracker since it was made, plus what its store holds now.
 public struct TrackingStatistics: Sendable, Hashable, CustomStringConvertible {
     /// Events accepted by `track`.
     public var accepted = 0
@@ -23,8 +23,10 @@ public struct TrackingStatistics: Sendable, Hashable, CustomStringConvertible {
     /// the impressions of a page that was delivered in part are sent again and counted pending again
     /// (delivery is at least once).
     public var pending = 0
-    /// Bytes of journal on disk (or in memory).
+    /// Bytes the store holds for the pending events (a journal's files, or memory).
     public var journalBytes = 0
+    /// How long the first pending event has waited since it happened; nil when nothing is pending.
+    public var oldestPendingAge: Duration?
     /// The disk's last error (a failed write or `sync`: `ENOSPC`, `EIO`…), kept until a later write and
     /// `sync` succeed. While it is set in batched durability, `track` refuses events with it.
     public var diskError: String?
@@ -50,23 +52,4 @@ public struct TrackingStatistics: Sendable, Hashable, CustomStringConvertible {
         if let lastError { text += ", last error: \(lastError)" }
         return text
     }
-}
-
-/// What ``Tracker/shutdown(deadline:)`` achieved.
-public struct ShutdownSummary: Sendable, Hashable, CustomStringConvertible {
-    /// Events delivered since the tracker started.
-    public var delivered: Int
-    /// Events not delivered, left in the journal for the next run (a page's impressions count one each).
-    public var pending: Int
-    /// Events dead-lettered since the tracker started.
-    public var deadLettered: Int
-
-    /// A summary.
-    public init(delivered: Int, pending: Int, deadLettered: Int) {
-        self.delivered = delivered
-        self.pending = pending
-        self.deadLettered = deadLettered
-    }
-
-    public var description: String { "delivered \(delivered), pending \(pending), dead-lettered \(deadLettered)" }
 }

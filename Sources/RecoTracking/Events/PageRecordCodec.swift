@@ -13,14 +13,14 @@ enum PageRecordCodec {
     static let version: UInt8 = 3
     private static let sharedFields: [EventRecord.Field] = [.userId, .sessionId, .lang, .currency, .pageUrl, .region, .os, .device, .params]
 
-    /// The page's record as an array (tests, tools); `track` uses ``withRecord(_:run:_:)``.
-    static func encode(_ page: borrowing PageImpressions, run: UInt64) -> [UInt8] {
-        withRecord(page, run: run) { Array($0) }
+    /// The page's record, its impressions numbered from `firstSequence` of run `run`.
+    static func encode(_ page: borrowing PageImpressions, run: UInt64, firstSequence: UInt64) -> [UInt8] {
+        withRecord(page, run: run, firstSequence: firstSequence) { Array($0) }
     }
 
-    /// Writes the page's record, its sequence number left 0 for the journal to fill in, into room of its
-    /// own and hands its bytes to `body` (one pass, as ``EventCodec/withRecord(id:interaction:_:)``).
-    static func withRecord<Result, Failure: Error>(_ page: borrowing PageImpressions, run: UInt64,
+    /// Writes the page's record into room of its own and hands its bytes to `body` (one pass, as
+    /// ``EventCodec/withRecord(id:interaction:_:)``).
+    static func withRecord<Result, Failure: Error>(_ page: borrowing PageImpressions, run: UInt64, firstSequence: UInt64,
                                                    _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result) throws(Failure) -> Result {
         let paramsText = page.context.params.isEmpty ? nil : JSONWriter.string(.object(page.context.params))
         var flags: UInt8 = 0
@@ -38,7 +38,7 @@ enum PageRecordCodec {
         defer { out.free() }
         out.byte(version)
         out.fixed(run)
-        out.fixed(0)
+        out.fixed(firstSequence)
         out.fixed(millis)
         out.byte(0) // EventCodec's code of .impression
         out.byte(flags)
@@ -138,8 +138,6 @@ extension PageImpressions {
     /// The record a tracker of run `run` journals for this page, its impressions numbered from
     /// `firstSequence` (for tools and benchmarks that read records without a tracker).
     public static func journalRecord(of page: PageImpressions, run: UInt64, firstSequence: UInt64 = 1) -> ArraySlice<UInt8> {
-        var bytes = PageRecordCodec.encode(page, run: run)
-        for index in 0..<8 { bytes[9 + index] = UInt8(truncatingIfNeeded: firstSequence >> UInt64(index * 8)) }
-        return bytes[...]
+        PageRecordCodec.encode(page, run: run, firstSequence: firstSequence)[...]
     }
 }

@@ -15,17 +15,17 @@ extension Journal {
     /// resynchronises after a bad record (it looks for the next valid frame), so only damaged records are
     /// lost, and it never deletes a segment that holds records after a checkpoint it could verify.
     static func open(storage: any JournalStorage, durability: Durability, maxBytes: Int, segmentBytes: Int,
-                     mode: OpenMode = .repair) throws(TrackingError) -> (Journal, JournalRecoveryReport) {
+                     mode: OpenMode = .repair, clock: any TrackingClock = SystemTrackingClock()) throws(TrackingError) -> (Journal, JournalRecoveryReport) {
         var state = JournalState(durability: durability, maxBytes: maxBytes, segmentBytes: segmentBytes)
         var report = JournalRecoveryReport()
         do {
             try storage.lock(exclusive: mode == .repair)
-            try recover(storage, into: &state, report: &report, mode: mode)
+            try recover(storage, into: &state, report: &report, mode: mode, now: clock.continuousTime())
         } catch {
             storage.close()
             throw error.trackingError
         }
-        return (Journal(storage: storage, state: state), report)
+        return (Journal(storage: storage, state: state, clock: clock), report)
     }
 
     /// One record of a segment as found on disk.
@@ -98,7 +98,7 @@ extension Journal {
     }
 
     private static func recover(_ storage: any JournalStorage, into state: inout JournalState, report: inout JournalRecoveryReport,
-                                mode: OpenMode) throws(JournalStorageError) {
+                                mode: OpenMode, now: Duration) throws(JournalStorageError) {
         let names = storage.exists() ? try storage.list() : []
         let saved = savedCheckpoint(storage)
         var found: [FoundSegment] = []
@@ -189,7 +189,8 @@ extension Journal {
         state.checkpoint = position
         state.readCursor = position
         state.pending = pending
-        if pending > 0 { state.readableSince = .now - .seconds(3600) }
+        state.nextRecord = state.durableRecords
+        if pending > 0 { state.readableSince = now - .seconds(3600) }
         report.segments = found.count
         report.pendingEvents = pending
     }

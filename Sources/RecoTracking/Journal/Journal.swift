@@ -19,11 +19,14 @@ final class Journal: @unchecked Sendable {
     private let flushLock = NSLock()
     private let readLock = NSLock()
     private let acknowledgeLock = NSLock()
+    /// The time on the clock a record's wait for its batch is measured on.
+    let now: @Sendable () -> Duration
 
-    init(storage: any JournalStorage, state: JournalState) {
+    init(storage: any JournalStorage, state: JournalState, clock: any TrackingClock = SystemTrackingClock()) {
         self.storage = storage
         self.durability = state.durability
         self.state = Locked(state)
+        self.now = { clock.continuousTime() }
     }
 
     /// Runs `body` on the state under the lock (no I/O inside); throws what `body` throws.
@@ -35,37 +38,25 @@ final class Journal: @unchecked Sendable {
 
     // MARK: Writing
 
-    /// Appends one record; returns its serial (for ``makeDurable(upTo:)``) and, when
-    /// `assigningSequence`, the sequence number written into the event's id, so numbering and appending
-    /// share one lock. In batched mode a full buffer is written out here; a disk error then stays for
-    /// ``commit()`` and the next appends to report (the record itself is accepted and kept).
-    /// `events`: how many sequence numbers the record takes (a page's impressions: one each).
+    /// Appends one record; returns its serial (for ``makeDurable(upTo:)``). In batched mode a full buffer
+    /// is written out here; a disk error then stays for ``commit()`` and the next appends to report (the
+    /// record itself is accepted and kept).
     /// `wakesSenders`: this append reached the serial idle senders wait for (``wakeSenders(at:)``).
-    func append(_ record: [UInt8], assigningSequence: Bool, events: Int = 1) throws(TrackingError)
-        -> (serial: Int, sequence: UInt64, wakesSenders: Bool) {
-        try record.withUnsafeBufferPointer { (payload) throws(TrackingError) in
-            try append(payload, assigningSequence: assigningSequence, events: events)
-        }
-    }
-
-    /// Appends one record from bytes the caller holds (the `track` path writes its record into room of its
-    /// own): they are copied into the journal's buffer under its lock, with no array of their own.
-    func append(_ payload: UnsafeBufferPointer<UInt8>, assigningSequence: Bool, events: Int = 1) throws(TrackingError)
-        -> (serial: Int, sequence: UInt64, wakesSenders: Bool) {
-        let (appended, due, wakes) = try withState { (state: inout JournalState) throws(TrackingError) in
-            let appended = try state.append(payload, assigningSequence: assigningSequence, events: events)
-            let wakes = appended.serial >= state.wakeSendersAt
+    func append(_ record: some Collection<UInt8>) throws(TrackingError) -> (serial: Int, wakesSenders: Bool) {
+        let (serial, due, wakes) = try withState { (state: inout JournalState) throws(TrackingError) in
+            let serial = try state.append(record)
+            let wakes = serial >= state.wakeSendersAt
             if wakes { state.wakeSendersAt = .max }
-            return (appended, state.flushDue && !state.isStrict, wakes)
+            return (serial, state.flushDue && !state.isStrict, wakes)
         }
-        if due { _ = try? makeDurable(upTo: appended.serial) }
-        return (appended.serial, appended.sequence, wakes)
+        if due { _ = try? makeDurable(upTo: serial) }
+        return (serial, wakes)
     }
 
     /// What an idle sender needs to choose how long to sleep, read under the lock, after asking that the
     /// append of serial `wakeAt(lastSerial, untaken)` report `wakesSenders` (one compare per append,
     /// instead of a lock of its own).
-    func wakeSenders(at wakeAt: (_ lastSerial: Int, _ untaken: Int) -> Int) -> (untaken: Int, readableSince: ContinuousClock.Instant?) {
+    func wakeSenders(at wakeAt: (_ lastSerial: Int, _ untaken: Int) -> Int) -> (untaken: Int, readableSince: Duration?) {
         withState { state in
             state.wakeSendersAt = min(state.wakeSendersAt, wakeAt(state.lastSerial, state.untaken))
             return (state.untaken, state.readableSince)
@@ -128,7 +119,8 @@ final class Journal: @unchecked Sendable {
                 }
             }
         }
-        return withState { $0.flushCompleted(plan, outcome) }
+        let now = now()
+        return withState { $0.flushCompleted(plan, outcome, now: now) }
     }
 
     // MARK: Reading
@@ -146,8 +138,9 @@ final class Journal: @unchecked Sendable {
         var readError: TrackingError?
         // A batch may span segments: read on until it is full or nothing more is readable.
         while payloads.count < maxCount, bytes < maxBytes {
+            let now = now()
             guard let plan = withState({ $0.planTake(maxCount: maxCount - payloads.count, maxBytes: maxBytes - bytes, interval: interval,
-                                                     force: force || !payloads.isEmpty) }) else { break }
+                                                     force: force || !payloads.isEmpty, now: now) }) else { break }
             let chunk: JournalState.ReadChunk
             do {
                 chunk = try read(plan, firstMayExceed: payloads.isEmpty)
@@ -171,7 +164,8 @@ final class Journal: @unchecked Sendable {
             events += chunk.events
         }
         guard let start, !payloads.isEmpty else { return nil }
-        var batch = withState { $0.batchTaken(start: start, payloads: payloads, events: events) }
+        let now = now()
+        var batch = withState { $0.batchTaken(start: start, payloads: payloads, events: events, now: now) }
         batch.readError = readError
         return batch
     }
@@ -284,6 +278,35 @@ final class Journal: @unchecked Sendable {
     var untakenCount: Int { withState { $0.untaken } }
     /// Batches out for delivery.
     var inFlightCount: Int { withState { $0.inFlight.count } }
+    /// The first bytes of the oldest record still pending (durable or buffered), for its time; nil when
+    /// none is, or it cannot be read (best effort: a status, never a failure).
+    func oldestPendingRecord() -> [UInt8]? {
+        let found = withState { state -> (position: JournalPosition, format: RecordFrame.Format, end: Int)?? in
+            guard state.pending > 0 else { return .some(nil) }
+            var position = state.inFlight.keys.min() ?? state.readCursor
+            for segment in state.segments where segment.number >= position.segment {
+                if segment.number > position.segment { position = JournalPosition(segment: segment.number, offset: 0) }
+                let from = max(position.offset, segment.format == .version2 ? RecordFrame.segmentHeaderSize : 0)
+                if from < segment.synced { return (JournalPosition(segment: segment.number, offset: from), segment.format, segment.synced) }
+            }
+            return nil
+        }
+        switch found {
+        case .some(.some(let place)):
+            let count = min(place.end - place.position.offset, RecordFrame.headerSize + 64)
+            guard let bytes = try? storage.read(JournalState.fileName(place.position.segment), offset: place.position.offset, count: count),
+                  case .record(let payload, _) = RecordFrame.frame(in: bytes, at: 0, base: place.position.offset,
+                                                                   segment: place.position.segment, format: place.format),
+                  payload.first != RecordFrame.paddingMark else { return nil }
+            return Array(payload)
+        case .some(.none):
+            return nil
+        case .none:
+            // Nothing durable is pending: the oldest is still in the buffer.
+            return withState { state in state.buffer.firstPayload.map { Array($0.prefix(64)) } }
+        }
+    }
+
     /// The checkpoint as the journal holds it.
     var checkpoint: JournalPosition { withState { $0.checkpoint } }
     /// The last disk error, until a flush succeeds.
@@ -295,9 +318,13 @@ final class Journal: @unchecked Sendable {
     /// last flush failed (what it held stays unwritten: in batched mode, those events are lost with the
     /// process, and the error says so).
     @discardableResult
-    func close() -> TrackingError? {
-        let failure: TrackingError?
-        do { try commit(); failure = nil } catch { failure = error }
+    /// `committing`: false to leave what was appended since the last commit unwritten (``Durability/onCommit``:
+    /// only the caller's commits make records durable).
+    func close(committing: Bool = true) -> TrackingError? {
+        var failure: TrackingError?
+        if committing {
+            do { try commit() } catch { failure = error }
+        }
         let first = withState { state -> Bool in
             defer { state.closed = true; state.intakeClosed = true }
             return !state.closed

@@ -73,7 +73,7 @@ public enum JournalDirectory {
         defer { journal.close() }
         let store = DeadLetterStore(storage: storage, durable: true)
         return try store.requeue { letters throws(TrackingError) in
-            for letter in letters { _ = try journal.append(letter.payload, assigningSequence: false) }
+            for letter in letters { _ = try journal.append(letter.payload) }
             try journal.commit()
         }
     }

@@ -60,6 +60,11 @@ public struct JournalRecoveryReport: Sendable, Hashable, CustomStringConvertible
     /// delivery restarts at the oldest segment. A disk that fails reads is failing: `recokit relay` exits
     /// 1 for it.
     public var diskError: String?
+    /// Batches a process was delivering when it stopped (killed, crashed, or its machine lost): each goes
+    /// out again, and its claim counts the attempt (``ClaimedBatch/attempts``).
+    public var interruptedDeliveries = 0
+    /// The most attempts one of those batches has had.
+    public var mostInterruptions = 0
 
     /// A report.
     public init(pendingEvents: Int = 0, segments: Int = 0, damage: [Damage] = [], checkpointNote: String? = nil) {
@@ -72,6 +77,10 @@ public struct JournalRecoveryReport: Sendable, Hashable, CustomStringConvertible
     public var description: String {
         var lines = ["\(pendingEvents) pending events in \(segments) segments"]
         if let checkpointNote { lines.append(checkpointNote) }
+        if interruptedDeliveries > 0 {
+            lines.append("the last process stopped while delivering \(interruptedDeliveries) \(interruptedDeliveries == 1 ? "batch" : "batches"), "
+                         + "sent again now (the most attempts of one: \(mostInterruptions))")
+        }
         lines += damage.map(\.description)
         return lines.joined(separator: "\n")
     }

@@ -79,10 +79,17 @@ struct JournalState {
     /// Events (not records: a page's record counts its impressions) accepted and neither delivered nor
     /// dead-lettered (acknowledged, or reported delivered from a batch still out), lost, nor refused.
     var pending = 0
-    var readableSince: ContinuousClock.Instant?
+    /// When the oldest readable record became readable, on the journal's clock (``Journal/now``).
+    var readableSince: Duration?
+    /// When records happened, sampled as they are appended: each record's place in the journal's order
+    /// (``nextRecord``) and its `occurred` time in epoch milliseconds, at most one entry a second of that
+    /// time, oldest first. The entries of records the reader has passed are dropped as it passes them, so
+    /// the first tells (to the second) when the oldest record not yet taken happened, without a read.
+    var occurred = OccurredSamples()
+    /// The place in the journal's order of the next record appended (recovered records come first).
+    var nextRecord = 0
     /// The serial at which an append wakes the idle senders (`Int.max`: none waits for appends).
     var wakeSendersAt = Int.max
-    var nextSequence: UInt64 = 0
     var intakeClosed = false
     var closed = false
     /// The last disk error, until a write and `sync` succeed.
@@ -101,6 +108,9 @@ struct JournalState {
 
     var isMemory: Bool { durability == .memory }
     var isStrict: Bool { durability == .strict }
+    /// Whether the records of a failed write or `sync` are refused to their callers (who wait for them, or
+    /// for the commit that carries them) rather than written again.
+    var refusesFailedRecords: Bool { durability == .strict || durability == .onCommit }
 
     /// Bytes of the segments plus what waits to be written.
     var totalBytes: Int { segments.reduce(0) { $0 + $1.size } + bufferBytes }
@@ -132,10 +142,8 @@ struct JournalState {
 
     // MARK: Appending
 
-    /// Takes a record into the buffer; returns its serial and, when `assigningSequence`, the sequence
-    /// number written into the event's id (bytes 9..<17 of an ``EventCodec`` payload). A record of
-    /// `events` events (a page's impressions) takes that many consecutive numbers; the first is written.
-    mutating func append(_ payload: UnsafeBufferPointer<UInt8>, assigningSequence: Bool, events: Int = 1) throws(TrackingError) -> (serial: Int, sequence: UInt64) {
+    /// Takes a record into the buffer; returns its serial.
+    mutating func append(_ payload: some Collection<UInt8>) throws(TrackingError) -> Int {
         guard !intakeClosed else { throw .shutDown }
         // Batched: while the disk fails, what is accepted could not be made durable; refuse instead.
         if case .batched = durability, let diskError { throw diskError }
@@ -144,22 +152,17 @@ struct JournalState {
         guard payload.count <= RecordFrame.maximumPayload else {
             throw .journal("an event of \(payload.count) bytes is larger than the journal takes (\(RecordFrame.maximumPayload))")
         }
-        guard !assigningSequence || payload.count >= 17 else { throw .journal("an event record of \(payload.count) bytes has no room for its id") }
         lastSerial += 1
         let range = buffer.append(serial: lastSerial, payload)
-        var number: UInt64 = 0
-        if assigningSequence {
-            number = nextSequence + 1
-            nextSequence += UInt64(max(1, events))
-            buffer.patch(number, at: range.lowerBound + 9)
-        }
-        // Counted from the record itself, as everywhere else (a take, recovery): `events` only numbers.
+        if let millis = StoredRecord.occurredMilliseconds(in: buffer.payload(range)) { occurred.note(record: nextRecord, millis: millis) }
+        nextRecord += 1
         pending += Self.events(in: buffer.payload(range))
-        return (lastSerial, number)
+        return lastSerial
     }
 
     /// Whether an appender should write out now rather than wait for the next commit.
-    var flushDue: Bool { isStrict || bufferBytes >= Self.bufferLimit }
+    /// (Durable on commit, only the caller's commits write: what no commit covered is never written.)
+    var flushDue: Bool { isStrict || (durability != .onCommit && bufferBytes >= Self.bufferLimit) }
 
     /// Whether every record up to `serial` is durable; throws the error that refused it.
     func durability(of serial: Int) throws(TrackingError) -> Bool {
@@ -221,7 +224,7 @@ struct JournalState {
     }
 
     /// Applies a flush's outcome. Returns the error to throw to whoever asked for the flush.
-    mutating func flushCompleted(_ plan: FlushPlan, _ outcome: FlushOutcome) -> TrackingError? {
+    mutating func flushCompleted(_ plan: FlushPlan, _ outcome: FlushOutcome, now: Duration) -> TrackingError? {
         flushing = false
         if let rollback = plan.rollback, let at = index(of: rollback.segment) {
             // Cut back, or (when even that failed) left with junk past `size` that no one reads or
@@ -284,7 +287,7 @@ struct JournalState {
             // Everything before the oldest record still buffered (appended during this flush) is durable.
             durableSerial = max(durableSerial, (buffer.firstSerial ?? lastSerial + 1) - 1)
         }
-        markReadable()
+        markReadable(now: now)
         return failure
     }
 
@@ -292,7 +295,7 @@ struct JournalState {
     /// accepted); strict, they are refused to the callers waiting for them (who get the error).
     private mutating func settleFailed(_ records: [(serial: Int, payload: ArraySlice<UInt8>)], _ error: TrackingError) {
         guard !records.isEmpty else { return }
-        if isStrict {
+        if refusesFailedRecords {
             let serials = records.map(\.serial)
             refused.append((serials.min()!...serials.max()!, error))
             if refused.count > 64 { refused.removeFirst(refused.count - 64) }
@@ -302,8 +305,8 @@ struct JournalState {
         }
     }
 
-    private mutating func markReadable() {
-        if readableSince == nil, readable > 0 { readableSince = .now }
+    private mutating func markReadable(now: Duration) {
+        if readableSince == nil, readable > 0 { readableSince = now }
     }
 
     // MARK: Reading
@@ -324,9 +327,9 @@ struct JournalState {
     /// The next read, if a batch is due: a full batch is readable, the oldest readable record has waited
     /// `interval`, or `force`. Moves the reader to the next segment when it has passed the end of one
     /// that is complete.
-    mutating func planTake(maxCount: Int, maxBytes: Int, interval: Duration, force: Bool) -> ReadPlan? {
+    mutating func planTake(maxCount: Int, maxBytes: Int, interval: Duration, force: Bool, now: Duration) -> ReadPlan? {
         guard readable > 0 else { readableSince = nil; return nil }
-        if !force, readable < maxCount, let since = readableSince, since.duration(to: .now) < interval { return nil }
+        if !force, readable < maxCount, let since = readableSince, now - since < interval { return nil }
         while let at = index(of: readCursor.segment) {
             let segment = segments[at]
             let from = max(readCursor.offset, segment.format == .version2 ? RecordFrame.segmentHeaderSize : 0)
@@ -388,13 +391,14 @@ struct JournalState {
         segments[at].readEvents += chunk.events
         takenRecords += chunk.payloads.count
         if readCursor.offset >= segments[at].synced { accountMissing(at) }
+        occurred.pass(takenRecords + lostRecords, of: nextRecord)
         return start
     }
 
     /// Registers the records read since `start` as one batch out for delivery (counted by its events).
-    mutating func batchTaken(start: JournalPosition, payloads: [ArraySlice<UInt8>], events: Int) -> JournalBatch {
+    mutating func batchTaken(start: JournalPosition, payloads: [ArraySlice<UInt8>], events: Int, now: Duration) -> JournalBatch {
         inFlight[start] = events
-        readableSince = readable > 0 ? .now : nil
+        readableSince = readable > 0 ? now : nil
         return JournalBatch(start: start, payloads: payloads, events: events)
     }
 
@@ -453,4 +457,33 @@ enum CheckpointFile {
         guard offset <= UInt64(Int.max) else { return nil }
         return JournalPosition(segment: RecordFrame.readUInt64(bytes, 0), offset: Int(offset))
     }
+}
+
+/// ``JournalState/occurred``: when records happened, one sample a second, oldest first.
+struct OccurredSamples {
+    private var samples: [(record: Int, millis: Int64)] = []
+    private var head = 0
+
+    /// A record appended at `record` in the journal's order, that happened at `millis`.
+    mutating func note(record: Int, millis: Int64) {
+        if head < samples.count, let last = samples.last, abs(millis - last.millis) < 1000 { return }
+        samples.append((record, millis))
+    }
+
+    /// The reader has passed the first `passed` of `total` records: samples wholly before them go (a sample
+    /// covers the records up to the next one, so the last before them stays while records remain).
+    mutating func pass(_ passed: Int, of total: Int) {
+        if passed >= total {
+            head = samples.count
+        } else {
+            while head + 1 < samples.count, samples[head + 1].record <= passed { head += 1 }
+        }
+        if head > 1024, head * 2 > samples.count {
+            samples.removeFirst(head)
+            head = 0
+        }
+    }
+
+    /// When the oldest record not yet passed happened, in epoch milliseconds.
+    var oldest: Int64? { head < samples.count ? samples[head].millis : nil }
 }

@@ -19,6 +19,10 @@ struct PendingRecords {
     var count: Int { ends.count }
     /// The serial of the oldest record waiting.
     var firstSerial: Int? { ends.first?.serial }
+    /// The oldest record's payload.
+    var firstPayload: ArraySlice<UInt8>? {
+        ends.first.map { bytes[(RecordFrame.segmentHeaderSize + RecordFrame.headerSize)..<$0.end] }
+    }
     /// Bytes the records take in a segment: their frame headers and payloads.
     var framedCount: Int { bytes.count - RecordFrame.segmentHeaderSize }
 
@@ -32,9 +36,9 @@ struct PendingRecords {
     }
 
     /// Appends a record (after room for its frame header); returns where its payload stands in the
-    /// buffer (for ``patch(_:at:)`` and ``payload(_:)``).
+    /// buffer (for ``payload(_:)``).
     @discardableResult
-    mutating func append(serial: Int, _ payload: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+    mutating func append(serial: Int, _ payload: some Collection<UInt8>) -> Range<Int> {
         let start = bytes.count + RecordFrame.headerSize
         let end = start + payload.count
         // The header's room is written by `framed`; zeros here keep the array initialized.
@@ -46,11 +50,6 @@ struct PendingRecords {
 
     /// The payload at `range` (as ``append(serial:_:)`` returned it).
     func payload(_ range: Range<Int>) -> ArraySlice<UInt8> { bytes[range] }
-
-    /// Overwrites 8 bytes of a record already appended with `value`, little endian.
-    mutating func patch(_ value: UInt64, at offset: Int) {
-        bytes.withUnsafeMutableBytes { $0.storeBytes(of: value.littleEndian, toByteOffset: offset, as: UInt64.self) }
-    }
 
     /// Frames every record for where it will stand: the first at `base` of `segment` (after the segment's
     /// header when `withSegmentHeader`, which the bytes then start with). Returns the bytes to write and the

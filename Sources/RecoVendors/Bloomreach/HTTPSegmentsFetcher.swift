@@ -1,5 +1,5 @@
 import Foundation
-import RecoTracking
+import RecoHTTP
 
 /// Fetches segments over HTTP through a RecoTracking ``Transport`` (by default the shared
 /// `URLSessionTransport`, the one session the toolkit's trackers use).
@@ -22,9 +22,9 @@ public struct HTTPSegmentsFetcher: SegmentsFetcher {
 
     public func fetchSegments(cookie: String) async throws(BloomreachError) -> BloomreachSegments.Decoded {
         let request = try SegmentsRequest(base: base, projectToken: projectToken, cookie: cookie)
-        let reply: TrackingReply
+        let reply: VendorReply
         do {
-            reply = try await transport.send(request.httpRequest, timeout: timeout)
+            reply = try await transport.send(request.request, timeout: timeout)
         } catch {
             throw .transport(ErrorWords.of(error))
         }

@@ -1,5 +1,5 @@
 import Foundation
-import RecoTracking
+import RecoHTTP
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -47,8 +47,8 @@ public struct SegmentsRequest: Hashable, Sendable {
     }
 
     /// The request for a RecoTracking ``Transport`` (the toolkit's HTTP client).
-    public var httpRequest: TrackingRequest {
-        TrackingRequest(method: method, url: url, headers: headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, body: Data())
+    public var request: VendorRequest {
+        VendorRequest(method: method, url: url, headers: headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, body: Data())
     }
 
     /// The request as a `URLRequest`.

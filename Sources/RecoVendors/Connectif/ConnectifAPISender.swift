@@ -1,6 +1,6 @@
 import Foundation
 import RecoKit
-import RecoTracking
+import RecoHTTP
 
 /// Delivers purchases of one contact through Connectif's public HTTP API (``ConnectifPurchaseRequest``),
 /// for ``Connectif``: make one per purchase, naming who bought.

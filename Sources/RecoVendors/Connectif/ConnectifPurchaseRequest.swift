@@ -1,6 +1,6 @@
 import Foundation
 import RecoKit
-import RecoTracking
+import RecoHTTP
 
 /// A purchase as Connectif's public HTTP API creates it ("create purchase"), described completely
 /// before it is sent.

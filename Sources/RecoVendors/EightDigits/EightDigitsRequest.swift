@@ -1,5 +1,5 @@
 import Foundation
-import RecoTracking
+import RecoHTTP
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -45,10 +45,10 @@ public struct EightDigitsRequest: Hashable, Sendable {
     }
 
     /// The request for a RecoTracking ``Transport`` (the toolkit's HTTP client).
-    public var httpRequest: TrackingRequest {
+    public var request: VendorRequest {
         var headers: [(name: String, value: String)] = [("Accept", "application/json")]
         if let contentType { headers.append(("Content-Type", contentType)) }
-        return TrackingRequest(method: method, url: url, headers: headers, body: body ?? Data())
+        return VendorRequest(method: method, url: url, headers: headers, body: body ?? Data())
     }
 
     /// The request as a `URLRequest`.

@@ -1,5 +1,5 @@
 import Foundation
-import RecoTracking
+import RecoHTTP
 
 /// Sends 8digits requests and returns the reply's bytes: the one point where ``EightDigitsTracker``
 /// touches the network, so tests and other HTTP clients can stand in.
@@ -23,9 +23,9 @@ public struct HTTPEightDigitsTransport: EightDigitsTransport {
     }
 
     public func send(_ request: EightDigitsRequest) async throws(EightDigitsError) -> Data {
-        let reply: TrackingReply
+        let reply: VendorReply
         do {
-            reply = try await transport.send(request.httpRequest, timeout: timeout)
+            reply = try await transport.send(request.request, timeout: timeout)
         } catch {
             throw .transport(ErrorWords.of(error))
         }

@@ -1,5 +1,5 @@
 import Foundation
-import RecoTracking
+import RecoHTTP
 
 extension RetenoRecomsRequest {
     /// The request as RecoHTTP's value, for any ``RecoHTTP/Transport``: the same method, URL and body,

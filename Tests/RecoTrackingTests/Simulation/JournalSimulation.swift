@@ -219,7 +219,7 @@ struct JournalSimulation {
             guard !requeueing.isEmpty else { return }
             let (payloads, ids, end) = requeueing.remove(at: Int.random(in: 0..<requeueing.count, using: &random))
             do {
-                for payload in payloads { _ = try journal.append(payload, assigningSequence: false) }
+                for payload in payloads { _ = try journal.append(payload) }
                 try journal.commit()
                 promised.formUnion(ids)
             } catch {
@@ -286,7 +286,7 @@ struct JournalSimulation {
             eventsPerRecord = max(eventsPerRecord, events)
             do {
                 let record = events == 1 ? payload(first) : pagePayload(first: first, count: events)
-                last = try journal.append(record, assigningSequence: false, events: events).serial
+                last = try journal.append(record).serial
                 accepted += ids
             } catch {
                 log.append("append \(nextId): \(error)")

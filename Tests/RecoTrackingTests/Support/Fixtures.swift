@@ -29,8 +29,8 @@ enum Fixtures {
 
     /// A memory tracker's configuration for outage tests on an injected clock: four senders, batches of ten,
     /// flushed and looked at every millisecond.
-    static func outageConfiguration() -> TrackerConfiguration {
-        var configuration = TrackerConfiguration(journal: nil, durability: .memory)
+    static func outageConfiguration() -> TrackerSetup {
+        var configuration = TrackerSetup(journal: nil, durability: .memory)
         configuration.maxConcurrentRequests = 4
         configuration.maxBatchEvents = 10
         configuration.flushInterval = .milliseconds(1)
@@ -88,19 +88,19 @@ final class TestClock: TrackingClock, @unchecked Sendable {
 
 /// A transport that answers from a script and records every request.
 final class ScriptedTransport: Transport, @unchecked Sendable {
-    enum Step { case reply(TrackingReply), networkError }
+    enum Step { case reply(VendorReply), networkError }
     private let lock = NSLock()
     private var steps: [Step]
-    private var sent: [TrackingRequest] = []
+    private var sent: [VendorRequest] = []
 
     init(_ steps: [Step]) { self.steps = steps }
 
-    var requests: [TrackingRequest] { lock.lock(); defer { lock.unlock() }; return sent }
+    var requests: [VendorRequest] { lock.lock(); defer { lock.unlock() }; return sent }
 
-    func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+    func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
         let step = lock.withLock { () -> Step in
             sent.append(request)
-            return steps.isEmpty ? .reply(TrackingReply(status: 200, body: Data(#"{"statusCode":"SUCCESS"}"#.utf8))) : steps.removeFirst()
+            return steps.isEmpty ? .reply(VendorReply(status: 200, body: Data(#"{"statusCode":"SUCCESS"}"#.utf8))) : steps.removeFirst()
         }
         switch step {
         case .reply(let reply): return reply

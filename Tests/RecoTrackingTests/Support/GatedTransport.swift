@@ -29,13 +29,13 @@ final class GatedTransport: Transport, @unchecked Sendable {
         set { lock.withLock { rejectedId = newValue } }
     }
 
-    func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+    func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
         let lines = String(decoding: request.body, as: UTF8.self).split(separator: "\n")
         let (held, rejected) = lock.withLock { (heldId, rejectedId) }
         if lines.contains(where: { $0 == rejected }) {
-            return TrackingReply(status: 422, body: Data("unknown product".utf8))
+            return VendorReply(status: 422, body: Data("unknown product".utf8))
         }
-        guard lines.contains(where: { $0 == held }) else { return TrackingReply(status: 200) }
+        guard lines.contains(where: { $0 == held }) else { return VendorReply(status: 200) }
         let waiter = lock.withLock { () -> Int in
             nextWaiter += 1
             return nextWaiter
@@ -60,7 +60,7 @@ final class GatedTransport: Transport, @unchecked Sendable {
             }
             continuation?.resume(throwing: CancellationError())
         }
-        return TrackingReply(status: 200)
+        return VendorReply(status: 200)
     }
 
     /// Returns once a request is held.

@@ -87,7 +87,7 @@ final class ScriptedServer: @unchecked Sendable {
     }
 
     private func call(_ path: String, body: JSONValue?) async throws -> JSONValue {
-        let request = TrackingRequest(method: body == nil ? "GET" : "POST", url: base.appendingPathComponent(path), headers: [],
+        let request = VendorRequest(method: body == nil ? "GET" : "POST", url: base.appendingPathComponent(path), headers: [],
                                       body: body.map { Data(JSONWriter.string($0).utf8) } ?? Data())
         let reply = try await URLSessionTransport.shared.send(request, timeout: .seconds(30))
         return try JSONValue(parsing: reply.body)

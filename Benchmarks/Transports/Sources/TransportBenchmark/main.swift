@@ -12,7 +12,7 @@ import RecoVendors
 /// RecoKit's `Transport` over AsyncHTTPClient, as a server would write it (the storefront's has a reply cap too).
 struct AsyncHTTPClientTransport: Transport {
     let client: HTTPClient
-    func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+    func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
         var http = HTTPClientRequest(url: request.url.absoluteString)
         http.method = .RAW(value: request.method)
         for header in request.headers { http.headers.add(name: header.name, value: header.value) }
@@ -20,7 +20,7 @@ struct AsyncHTTPClientTransport: Transport {
         let (seconds, attoseconds) = timeout.components
         let response = try await client.execute(http, timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
         let body = try await response.body.collect(upTo: 1 << 20)
-        return TrackingReply(status: Int(response.status.code), body: Data(body.readableBytesView))
+        return VendorReply(status: Int(response.status.code), body: Data(body.readableBytesView))
     }
 }
 

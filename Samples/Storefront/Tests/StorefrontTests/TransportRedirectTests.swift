@@ -38,7 +38,7 @@ struct TransportRedirectTests {
         try await app.test(.live) { client in
             let port = try #require(client.port)
             let body = Data(#"[{"name":"INTERACTION","type":"click","instanceId":"rec_1","productId":"P-1","userId":"u","sessionId":"s"}]"#.utf8)
-            let request = TrackingRequest(url: URL(string: "http://127.0.0.1:\(port)/add/events")!,
+            let request = VendorRequest(url: URL(string: "http://127.0.0.1:\(port)/add/events")!,
                                           headers: [("Content-Type", "application/json")], body: body)
             let reply = try await AsyncHTTPClientTransport().send(request, timeout: .seconds(10))
             if code == 307 || code == 308 {

@@ -52,6 +52,6 @@ extension SegmentifyEvent {
     /// The event's JSON object as Segmentify receives it (without the tracker's `params.eventId`).
     /// - Throws: ``SegmentifyEventError`` naming the first field the guide refuses.
     public func json() throws(SegmentifyEventError) -> JSONValue {
-        SegmentifyEventEncoder.object(try vendorEvent(), context: wireContext, eventId: nil)
+        SegmentifyEventJSON.object(try vendorEvent(), context: wireContext, eventId: nil)
     }
 }

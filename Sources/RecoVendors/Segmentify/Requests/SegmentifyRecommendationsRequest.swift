@@ -1,6 +1,6 @@
 import Foundation
 import RecoKit
-import RecoTracking
+import RecoHTTP
 
 /// The request a page sends Segmentify to get its recommendation blocks: the page's events (a page
 /// view, a product view, a basket operation or checkout step, a search) posted at once, whose reply

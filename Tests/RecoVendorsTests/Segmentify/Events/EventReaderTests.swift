@@ -1,3 +1,4 @@
+@testable import RecoDestinations
 import Foundation
 import Testing
 import RecoKit
@@ -25,7 +26,7 @@ struct EventReaderTests {
                 TrackedEvent(id: EventID(run: 1, sequence: UInt64(index + 1)), interaction: try SegmentifyEventReader.interaction(from: object))
             }
             #expect(events.count == sample.arrayValue?.count)
-            #expect(try JSONValue(parsing: SegmentifyEventEncoder.body(events, includeEventIds: false)) == sample, "\(name)")
+            #expect(try JSONValue(parsing: SegmentifyEventEncoder.body(records: events.map(EventRecord.init), includeEventIds: false)) == sample, "\(name)")
         }
     }
 
@@ -77,8 +78,9 @@ struct EventReaderTests {
         #expect(after.searchPhase == .search)
         let faceted = try interaction(#"{"name":"INTERACTION","type":"click","instanceId":"fcs_12","interactionId":"240-LV09|product",\#(ids)}"#)
         #expect(faceted.productId == "240-LV09")
-        let encoded = SegmentifyEventEncoder.event(TrackedEvent(id: EventID(run: 1, sequence: 1), interaction: faceted), includeEventId: false)
-        #expect(encoded["interactionId"]?.stringValue == "240-LV09|product")
+        let body = SegmentifyEventEncoder.body(records: [EventRecord(TrackedEvent(id: EventID(run: 1, sequence: 1), interaction: faceted))],
+                                               includeEventIds: false)
+        #expect(try JSONValue(parsing: body).arrayValue?.first?["interactionId"]?.stringValue == "240-LV09|product")
         let view = try interaction(#"{"name":"INTERACTION","type":"widget-view","instanceId":"scn_6186a632e0d76001","interactionId":"act_6185c1e624ab0000",\#(ids)}"#)
         #expect(view.kind == .widgetView && view.interactionId == "act_6185c1e624ab0000")
     }

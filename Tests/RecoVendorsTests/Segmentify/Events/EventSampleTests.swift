@@ -1,3 +1,4 @@
+@testable import RecoDestinations
 import Foundation
 import Testing
 import RecoKit
@@ -18,7 +19,7 @@ struct EventSampleTests {
     /// The request body the Segmentify destination sends for these events (without event ids).
     func body(_ interactions: [Interaction]) throws -> JSONValue {
         let events = interactions.enumerated().map { TrackedEvent(id: EventID(run: 1, sequence: UInt64($0.offset + 1)), interaction: $0.element) }
-        return try JSONValue(parsing: SegmentifyEventEncoder.body(events, includeEventIds: false))
+        return try JSONValue(parsing: SegmentifyEventEncoder.body(records: events.map(EventRecord.init), includeEventIds: false))
     }
 
     func with(_ change: (inout SegmentifyCommonFields) -> Void) -> SegmentifyCommonFields {

@@ -1,20 +1,22 @@
 import Foundation
-import Testing
+import RecoDestinations
 import RecoKit
+import RecoKitTesting
 import RecoTracking
 import RecoVendors
+import Testing
 
 /// A transport that records every request and answers from a fixed reply.
 final class RecordingTransport: Transport, @unchecked Sendable {
     private let lock = NSLock()
-    private var sent: [TrackingRequest] = []
-    let reply: TrackingReply
+    private var sent: [VendorRequest] = []
+    let reply: VendorReply
 
-    init(status: Int = 200, body: String = #"{"statusCode":"SUCCESS"}"#) { reply = TrackingReply(status: status, body: Data(body.utf8)) }
+    init(status: Int = 200, body: String = #"{"statusCode":"SUCCESS"}"#) { reply = VendorReply(status: status, body: Data(body.utf8)) }
 
-    var requests: [TrackingRequest] { lock.withLock { sent } }
+    var requests: [VendorRequest] { lock.withLock { sent } }
 
-    func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+    func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
         lock.withLock { sent.append(request) }
         return reply
     }
@@ -27,11 +29,13 @@ struct MixedBatchDeliveryTests {
     let common = EventFixtures.common
     let occurred = Date(timeIntervalSince1970: 1_714_566_896)
 
-    func configuration(_ directory: URL?) -> TrackerConfiguration {
-        var configuration = TrackerConfiguration(journal: directory, durability: directory == nil ? .memory : .strict)
-        configuration.flushInterval = .seconds(3600) // only flush() or shutdown sends
+    func tracker(_ directory: URL?, transport: any Transport, destination: (any TrackingDestination)? = nil) throws -> Tracker {
+        var configuration = TrackerConfiguration()
+        configuration.flushInterval = .seconds(3600) // only flush() or the drain sends
         configuration.maxConcurrentRequests = 1
-        return configuration
+        configuration.drainDeadline = .milliseconds(200)
+        let store = try directory.map { try JournalStore(directory: $0, durability: .strict) } ?? JournalStore.memory()
+        return Tracker(destination: destination ?? self.destination, store: store, configuration: configuration, transport: transport)
     }
 
     /// A widget of the product page's reply, as shown to the visitor.
@@ -49,8 +53,9 @@ struct MixedBatchDeliveryTests {
 
     @Test func oneBatchHoldsPageViewProductViewInteractionsAndACheckoutInOrder() async throws {
         let transport = RecordingTransport()
-        let tracker = try Tracker(destination: destination, configuration: configuration(nil), transport: transport)
+        let tracker = try self.tracker(nil, transport: transport)
         let widget = widget()
+        try await whileRunning(tracker) {
         try tracker.track(SegmentifyPageView(category: .productPage, subCategory: "Womenswear", common: common), occurred: occurred)
         try tracker.track(EventFixtures.dress(), occurred: occurred)
         try tracker.track(Interaction.widgetView(of: widget, context: common.context, occurred: occurred))
@@ -59,9 +64,10 @@ struct MixedBatchDeliveryTests {
         try tracker.track(SegmentifyCheckout(step: .purchase, totalPrice: 78,
                                                    products: [SegmentifyBasketProduct(productId: "25799809929", price: 78, quantity: 1)],
                                                    orderNo: "12313", common: common))
-        try tracker.flush()
+        try await tracker.flush()
         await waitUntilDelivered(tracker)
-        #expect(await tracker.shutdown(deadline: .seconds(5)) == ShutdownSummary(delivered: 6, pending: 0, deadLettered: 0))
+        }
+        #expect(tracker.statistics.delivered == 6 && tracker.statistics.pending == 0 && tracker.statistics.deadLettered == 0)
 
         #expect(transport.requests.count == 1)
         let request = try #require(transport.requests.first)
@@ -91,18 +97,20 @@ struct MixedBatchDeliveryTests {
                                              profile: SegmentifyUserProfile(email: "john.doe@exampleshop.com", birthdate: "23.01.1980"),
                                              common: common)
         signUp.common.appVersion = "7.2.1"
-        let first = try Tracker(destination: destination, configuration: configuration(directory), transport: RecordingTransport(status: 503))
-        try first.track(signUp, occurred: occurred)
-        try first.track(SegmentifyCustomEvent(type: "price_filter", params: ["PRICE": "200-500"], common: common), occurred: occurred)
-        let stopped = await first.shutdown(deadline: .milliseconds(200))
-        #expect(stopped.pending == 2)
+        let first = try tracker(directory, transport: RecordingTransport(status: 503))
+        try await whileRunning(first) {
+            try first.track(signUp, occurred: occurred)
+            try first.track(SegmentifyCustomEvent(type: "price_filter", params: ["PRICE": "200-500"], common: common), occurred: occurred)
+        }
+        #expect(first.statistics.pending == 2)
 
         let transport = RecordingTransport()
-        let second = try Tracker(destination: destination, configuration: configuration(directory), transport: transport)
-        #expect(second.recoveryReport.pendingEvents == 2)
-        try second.flush()
-        await waitUntilDelivered(second)
-        _ = await second.shutdown(deadline: .seconds(5))
+        let second = try tracker(directory, transport: transport)
+        #expect((second.store as? JournalStore)?.recoveryReport.pendingEvents == 2)
+        try await whileRunning(second) {
+            try await second.flush()
+            await waitUntilDelivered(second)
+        }
         let batch = try transport.requests.flatMap { try JSONValue(parsing: $0.body).arrayValue ?? [] }
         #expect(batch.count == 2)
         var expected = try signUp.json().objectValue!
@@ -113,20 +121,18 @@ struct MixedBatchDeliveryTests {
 
     @Test func theTrackerRefusesBadEventsAndOtherVendorsEvents() async throws {
         let transport = RecordingTransport()
-        let tracker = try Tracker(destination: destination, configuration: configuration(nil), transport: transport)
+        let tracker = try self.tracker(nil, transport: transport)
         #expect(throws: SegmentifyEventError.self) {
             try tracker.track(SegmentifyBasketOperation(step: .add, productId: "", common: self.common))
         }
         let foreign = Interaction.vendorEvent(VendorEvent(vendor: .connectif, name: "purchase"), context: common.context)
         #expect(throws: TrackingError.self) { try tracker.track(foreign) }
         #expect(tracker.statistics.refusedInvalid == 1)
-        _ = await tracker.shutdown(deadline: .seconds(1))
 
-        let reteno = try Tracker(destination: RetenoDestination(accessKey: "k"), configuration: configuration(nil), transport: transport)
+        let reteno = try self.tracker(nil, transport: transport, destination: RetenoDestination(accessKey: "k"))
         #expect(throws: TrackingError.self) {
             try reteno.track(SegmentifyPageView(category: .homePage, common: self.common))
         }
-        _ = await reteno.shutdown(deadline: .seconds(1))
         #expect(transport.requests.isEmpty)
     }
 }

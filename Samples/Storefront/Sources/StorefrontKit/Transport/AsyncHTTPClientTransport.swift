@@ -29,8 +29,8 @@ public struct AsyncHTTPClientTransport: Transport {
     /// replies every sender, for as long as the vendor kept it up.)
     /// - Throws: `TransportError.replyTooLarge` past the limit; `HTTPClientError.deadlineExceeded` past
     ///   `timeout`; AsyncHTTPClient's errors otherwise.
-    public func send(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
-        try await withThrowingTaskGroup(of: TrackingReply.self) { group in
+    public func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
+        try await withThrowingTaskGroup(of: VendorReply.self) { group in
             group.addTask { try await exchange(request, timeout: timeout) }
             group.addTask {
                 try await Task.sleep(for: timeout)
@@ -41,7 +41,7 @@ public struct AsyncHTTPClientTransport: Transport {
         }
     }
 
-    private func exchange(_ request: TrackingRequest, timeout: Duration) async throws -> TrackingReply {
+    private func exchange(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
         var http = HTTPClientRequest(url: request.url.absoluteString)
         http.method = .RAW(value: request.method)
         for header in request.headers { http.headers.add(name: header.name, value: header.value) }
@@ -56,7 +56,7 @@ public struct AsyncHTTPClientTransport: Transport {
             let redirect = response.history[bodiless - 1].responseHead
             var headers: [String: String] = [:]
             for header in redirect.headers { headers[header.name] = header.value }
-            return TrackingReply(status: Int(redirect.status.code), headers: headers, body: Data())
+            return VendorReply(status: Int(redirect.status.code), headers: headers, body: Data())
         }
         let limit = min(maxReplyBytes, max(1, request.maxReplyBytes ?? .max))
         let body: ByteBuffer
@@ -67,6 +67,6 @@ public struct AsyncHTTPClientTransport: Transport {
         }
         var headers: [String: String] = [:]
         for header in response.headers { headers[header.name] = header.value }
-        return TrackingReply(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
+        return VendorReply(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
     }
 }

@@ -1,23 +1,7 @@
 import Foundation
+import RecoHTTP
 import RecoKit
 import RecoTracking
-
-/// The ids one visitor sends with every event.
-public struct SegmentifyVisitorIds: Sendable, Hashable {
-    /// The visitor's user id (kept across sessions).
-    public var userId: String
-    /// The current session's id.
-    public var sessionId: String
-    /// Whether ``sessionId`` was just issued (a new visitor or an expired session).
-    public var isNewSession: Bool
-
-    /// Ids.
-    public init(userId: String, sessionId: String, isNewSession: Bool = false) {
-        self.userId = userId
-        self.sessionId = sessionId
-        self.isNewSession = isNewSession
-    }
-}
 
 /// Segmentify's user and session ids per visitor, for a server that sends events on behalf of many.
 ///
@@ -71,7 +55,7 @@ public actor SegmentifyVisitors {
     public init(dataCenter: URL, apiKey: String, origin: String, transport: any Transport = URLSessionTransport.shared,
                 lifetime: Duration = .seconds(86_400), clock: any TrackingClock = SystemTrackingClock()) {
         self.init(lifetime: lifetime, clock: clock) { count in
-            let request = TrackingRequest(method: "GET", url: SegmentifyVisitors.keysURL(dataCenter: dataCenter, apiKey: apiKey, count: count),
+            let request = VendorRequest(method: "GET", url: SegmentifyVisitors.keysURL(dataCenter: dataCenter, apiKey: apiKey, count: count),
                                           headers: [("Accept", "application/json"), ("Origin", origin)], body: Data())
             let reply = try await transport.send(request, timeout: .seconds(10))
             guard (200..<300).contains(reply.status) else {

@@ -1,4 +1,5 @@
 import Foundation
+import RecoHTTP
 import RecoKit
 import RecoTracking
 

@@ -1,4 +1,5 @@
 import Foundation
+import RecoHTTP
 @_spi(JSONTape) import RecoKit
 import RecoTracking
 
@@ -71,25 +72,14 @@ public struct SegmentifyDestination: TrackingDestination {
         }
     }
 
-    public func request(for events: [TrackedEvent]) -> TrackingRequest {
-        TrackingRequest(url: eventsURL,
-                        headers: [("Content-Type", "application/json"), ("Accept", "application/json"), ("Origin", origin)],
-                        body: SegmentifyEventEncoder.body(events, includeEventIds: includeEventIds))
+    /// The request for `records`: a JSON array of their events, written straight from the records' bytes.
+    public func request(for records: [EventRecord]) -> VendorRequest {
+        VendorRequest(url: eventsURL,
+                      headers: [("Content-Type", "application/json"), ("Accept", "application/json"), ("Origin", origin)],
+                      body: SegmentifyEventEncoder.body(records: records, includeEventIds: includeEventIds))
     }
 
-    /// The request for journaled records, encoded straight from their bytes (the same body as ``request(for:)``).
-    public func request(forRecords records: [EventRecord]) -> TrackingRequest {
-        TrackingRequest(url: eventsURL,
-                        headers: [("Content-Type", "application/json"), ("Accept", "application/json"), ("Origin", origin)],
-                        body: SegmentifyEventEncoder.body(records: records, includeEventIds: includeEventIds))
-    }
-
-    /// Segmentify keeps events of any age.
-    public func screen(_ record: EventRecord, now: Date) -> String? { nil }
-    /// Segmentify takes events of any age: nothing to screen.
-    public var screensEvents: Bool { false }
-
-    public func verdict(for reply: TrackingReply, eventCount: Int, now: Date) -> DeliveryVerdict {
+    public func verdict(for reply: VendorReply, eventCount: Int, now: Date) -> DeliveryVerdict {
         let standard = DeliveryVerdict.standard(for: reply, now: now)
         // Passing faults stay passing whatever the body says, and a redirect's body answers for nothing sent.
         if [408, 429].contains(reply.status) || (300..<400).contains(reply.status) || (500..<600).contains(reply.status) { return standard }

@@ -32,8 +32,10 @@ final class RelaySignals: @unchecked Sendable {
 
     /// What a signal meets.
     private enum Stage {
-        /// The journal is being opened: a first signal is kept for what comes next.
+        /// The store is being opened: a first signal is kept for what comes next.
         case opening
+        /// Delivering without input (`--deliver-only`): the first signal ends it, for the drain.
+        case delivering(CheckedContinuation<Void, Never>)
         /// Stdin is read: a first signal ends it at what has arrived.
         case reading(RelayInput)
         /// A drain, or delivery after the input ended: a signal stops the process at once.
@@ -44,8 +46,12 @@ final class RelaySignals: @unchecked Sendable {
     /// The first signal and when it came.
     private var first: (number: Int32, at: ContinuousClock.Instant)?
 
+    /// What the store is called in messages (`journal`).
+    private let noun: String
+
     /// Takes SIGTERM, SIGINT and SIGHUP from now on.
-    init() {
+    init(noun: String = "journal") {
+        self.noun = noun
         for number in Self.handled {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -73,6 +79,19 @@ final class RelaySignals: @unchecked Sendable {
         if let signalled { stop(signalled, drain: true) }
     }
 
+    /// Returns at the first signal (or at once, if one came while the store opened): a relay that only
+    /// delivers then drains until its deadline; a later signal stops it at once.
+    func delivering() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let signalled = lock.withLock { () -> Bool in
+                if first != nil { stage = .stopping(drain: true); return true }
+                stage = .delivering(continuation)
+                return false
+            }
+            if signalled { continuation.resume() }
+        }
+    }
+
     /// The signal that ended the input (`SIGTERM`), if one did.
     var endedInput: String? { lock.withLock { first.map { Self.name(of: $0.number) } } }
 
@@ -96,24 +115,30 @@ final class RelaySignals: @unchecked Sendable {
 
     private func received(_ number: Int32) {
         let name = Self.name(of: number)
-        enum Action { case keep, end(RelayInput), stop(drain: Bool) }
+        enum Action { case keep, end(RelayInput), endDelivery(CheckedContinuation<Void, Never>), stop(drain: Bool) }
         let action = lock.withLock { () -> Action in
             let isFirst = first == nil
             if isFirst { first = (number, .now) }
             switch stage {
             case .opening: return isFirst ? .keep : .stop(drain: false)
             case .reading(let input): return isFirst ? .end(input) : .stop(drain: false)
+            case .delivering(let continuation):
+                stage = .stopping(drain: true)
+                return .endDelivery(continuation)
             case .stopping(let drain): return .stop(drain: drain)
             }
         }
         switch action {
         case .keep:
-            Console.error("relay: \(name) while the journal opens: what has arrived on stdin will be journaled and acknowledged "
+            Console.error("relay: \(name) while the \(noun) opens: what has arrived on stdin will be kept and acknowledged "
                           + "once it is open, then delivered until the deadline (another \(name) stops at once)")
         case .end(let input):
-            Console.error("relay: \(name): reading no more input; what has arrived is journaled and acknowledged, then delivered "
+            Console.error("relay: \(name): reading no more input; what has arrived is kept and acknowledged, then delivered "
                           + "until the deadline (another \(name) stops at once)")
             input.endAtWhatHasArrived()
+        case .endDelivery(let continuation):
+            Console.error("relay: \(name): delivering until the deadline, then stopping (another \(name) stops at once)")
+            continuation.resume()
         case .stop(let drain):
             stop(number, drain: drain)
         }
@@ -122,8 +147,8 @@ final class RelaySignals: @unchecked Sendable {
     /// Stops the process as `number`'s default would, saying what stays.
     private func stop(_ number: Int32, drain: Bool) {
         let name = Self.name(of: number)
-        Console.error(drain ? "relay: \(name): stopping the drain now; what was not delivered stays in the journal, for the next run or --drain"
-                            : "relay: \(name): stopping now; what was acknowledged is in the journal, for the next run or --drain")
+        Console.error(drain ? "relay: \(name): stopping the drain now; what was not delivered stays in the \(noun), for the next run or --drain"
+                            : "relay: \(name): stopping now; what was acknowledged is in the \(noun), for the next run or --drain")
         signal(number, SIG_DFL)
         kill(getpid(), number)  // to the process: raise(3) would pend on this thread, where dispatch blocks signals
     }

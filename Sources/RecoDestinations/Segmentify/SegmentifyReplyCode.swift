@@ -1,5 +1,7 @@
-import RecoTracking
+import Foundation
+import RecoHTTP
 import RecoKit
+import RecoTracking
 
 /// Segmentify's `statusCode` error replies, sorted by whose fault they are. Every verdict's reason ends
 /// with the vendor's own reply (`HTTP 400: {"statusCode":"BAD_INPUT",…}`), so a dead letter keeps what
@@ -36,7 +38,7 @@ enum SegmentifyReplyCode {
     static let setupStatuses: Set<Int> = [401, 403, 404, 405, 407]
 
     /// The verdict for a reply whose body's `statusCode` is `code`; nil for `SUCCESS`.
-    static func verdict(code: String, reply: TrackingReply) -> DeliveryVerdict? {
+    static func verdict(code: String, reply: VendorReply) -> DeliveryVerdict? {
         if code == "SUCCESS" { return nil }
         let said = "HTTP \(reply.status): \(reply.bodyText())"
         // Segmentify's codes are a few words; any length may come (the reply's body holds it whole).

@@ -12,18 +12,18 @@ import Darwin
 /// Foundation's errors print as `The operation could not be completed. (NSCocoaErrorDomain error 256.)`
 /// or `Error Domain=NSCocoaErrorDomain Code=516 … UserInfo={…}`; a user needs "no such file" or "it is
 /// a folder". Every command words the same problem the same way: each reason here is used by all.
-enum FileProblem {
+package enum FileProblem {
     /// The path does not exist.
-    static let noSuchFile = "no such file"
+    package static let noSuchFile = "no such file"
     /// A folder was given where a file is read or written.
-    static let isFolder = "it is a folder, not a file"
+    package static let isFolder = "it is a folder, not a file"
     /// A file was given where a folder is written.
-    static let isFile = "it is a file, not a folder"
+    package static let isFile = "it is a file, not a folder"
     /// The process may not read or write it.
-    static let permissionDenied = "permission denied"
+    package static let permissionDenied = "permission denied"
 
     /// Why the file at `path` cannot be read, found before reading it, or nil when it looks readable.
-    static func unreadable(_ path: String) -> String? {
+    package static func unreadable(_ path: String) -> String? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return noSuchFile }
         if isDirectory.boolValue { return isFolder }
@@ -32,7 +32,7 @@ enum FileProblem {
     }
 
     /// Why a file cannot be written at `path`, found before writing it, or nil when it looks writable.
-    static func unwritableFile(_ path: String) -> String? {
+    package static func unwritableFile(_ path: String) -> String? {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue { return isFolder }
@@ -42,7 +42,7 @@ enum FileProblem {
     }
 
     /// Why a folder cannot be written at `path`, found before writing into it, or nil.
-    static func unwritableFolder(_ path: String) -> String? {
+    package static func unwritableFolder(_ path: String) -> String? {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if !isDirectory.boolValue { return isFile }
@@ -62,7 +62,7 @@ enum FileProblem {
     /// Any error from Foundation's file APIs, in plain words: the POSIX reason when there is one
     /// (`no space left on device`), otherwise a short phrase for Foundation's own code. Never the
     /// error domain, code number or user-info dictionary.
-    static func reason(_ error: any Error) -> String {
+    package static func reason(_ error: any Error) -> String {
         let original = error
         let error = error as NSError
         guard error.domain == NSCocoaErrorDomain || error.domain == NSPOSIXErrorDomain else { return "\(original)" }

@@ -1,4 +1,6 @@
 import Foundation
+import RecoHTTP
+import RecoKit
 import RecoTracking
 
 /// Delivers impressions and clicks of recommendation variants to Reteno:
@@ -68,24 +70,19 @@ public struct RetenoDestination: TrackingDestination {
         }
     }
 
-    public func screen(_ event: TrackedEvent, now: Date) -> String? {
-        let age = now.timeIntervalSince(event.interaction.occurred)
+    /// A record older than ``maximumAge`` is dead-lettered with its age and the limit, rather than sent.
+    public func screen(_ record: EventRecord, now: Date) -> String? {
+        let age = now.timeIntervalSince(record.occurred)
         let limit = Double(maximumAge.components.seconds)
         guard age > limit else { return nil }
-        return "older than Reteno accepts: occurred \(InteractionTime.iso8601(event.interaction.occurred)), "
+        return "older than Reteno accepts: occurred \(InteractionTime.iso8601(record.occurred)), "
             + "\(Int(age / 3600)) h before sending (limit \(Int(limit / 3600)) h)"
     }
 
-    /// ``screen(_:now:)`` read from the record's time, without decoding it.
-    public func screen(_ record: EventRecord, now: Date) -> String? {
-        let age = now.timeIntervalSince(record.occurred)
-        guard age > Double(maximumAge.components.seconds) else { return nil }
-        return (try? record.event()).flatMap { screen($0, now: now) }
-    }
-
-    /// The request for journaled records, encoded straight from their bytes (the same body as ``request(for:)``).
-    public func request(forRecords records: [EventRecord]) -> TrackingRequest {
-        TrackingRequest(url: eventsURL, headers: headers, body: RetenoEventEncoder.body(records: records, includeEventIds: includeEventIds))
+    /// The request for `records`: their impressions and clicks grouped by variant, written straight from
+    /// the records' bytes.
+    public func request(for records: [EventRecord]) -> VendorRequest {
+        VendorRequest(url: eventsURL, headers: headers, body: RetenoEventEncoder.body(records: records, includeEventIds: includeEventIds))
     }
 
     private var headers: [(name: String, value: String)] {
@@ -93,12 +90,5 @@ public struct RetenoDestination: TrackingDestination {
         if let sdkVersion { headers.append(("X-Reteno-SDK-Version", sdkVersion)) }
         if let deviceId { headers.append(("X-Reteno-Device-ID", deviceId)) }
         return headers
-    }
-
-    public func request(for events: [TrackedEvent]) -> TrackingRequest {
-        var headers: [(name: String, value: String)] = [("Content-Type", "application/json"), ("X-Reteno-Access-Key", accessKey)]
-        if let sdkVersion { headers.append(("X-Reteno-SDK-Version", sdkVersion)) }
-        if let deviceId { headers.append(("X-Reteno-Device-ID", deviceId)) }
-        return TrackingRequest(url: eventsURL, headers: headers, body: RetenoEventEncoder.body(events, includeEventIds: includeEventIds))
     }
 }

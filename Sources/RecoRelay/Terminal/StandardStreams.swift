@@ -12,13 +12,13 @@ import Foundation
 /// Standard error that cannot be written is passed over (there is nowhere left to say so); standard
 /// output that cannot be written is the command's failure: its first error is kept, and ``finish(_:)``
 /// says it on standard error and makes the exit status 1.
-enum StandardStreams {
+package enum StandardStreams {
     /// Makes sure descriptors 0, 1 and 2 are open before any file is. One the caller closed (`>&-`) would
     /// otherwise be the next file the program opens (a journal's directory or segment), and what is meant
     /// for standard output or error would be written into it. Each closed one is opened on `/dev/null`
     /// and remembered: writing to a standard output closed at start fails as writing to a closed
     /// descriptor does, and the relay refuses to run without somewhere to write acknowledgements.
-    static func secure() {
+    package static func secure() {
         for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
             let opened = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
             if opened >= 0, opened != descriptor {
@@ -31,35 +31,35 @@ enum StandardStreams {
     }
 
     /// Whether standard output was closed when the program started (see ``secure()``).
-    static var outputClosedAtStart: Bool { state.withLock { $0.closedAtStart.contains(1) } }
+    package static var outputClosedAtStart: Bool { state.withLock { $0.closedAtStart.contains(1) } }
 
     /// The first failure to write standard output, in words (`no space left on device`), or nil.
-    static var outputFailure: String? { state.withLock { $0.outputFailure } }
+    package static var outputFailure: String? { state.withLock { $0.outputFailure } }
 
     /// Writes `bytes` whole to standard output; a failure is kept for ``finish(_:)``.
-    static func writeOutput(_ bytes: some Collection<UInt8>) {
+    package static func writeOutput(_ bytes: some Collection<UInt8>) {
         if state.withLock({ $0.closedAtStart.contains(1) }) { return record(EBADF) }
         if let failure = write(bytes, to: 1) { record(failure) }
     }
 
     /// Writes `bytes` whole to standard error; a failure is passed over.
-    static func writeError(_ bytes: some Collection<UInt8>) {
+    package static func writeError(_ bytes: some Collection<UInt8>) {
         _ = write(bytes, to: 2)
     }
 
     /// The exit status of a command that returned `status`, once what it wrote is accounted for: a
     /// failure to write standard output is said on standard error and makes a success 1.
-    static func finish(_ status: Int32) -> Int32 {
+    package static func finish(_ status: Int32) -> Int32 {
         guard let failure = outputFailure else { return status }
         writeError("error: cannot write standard output: \(failure); what was written there is incomplete\n".utf8)
         return status == 0 ? 1 : status
     }
 
     /// A read that failed, with the system's reason.
-    struct ReadFailure: Error {
+    package struct ReadFailure: Error {
         var code: Int32
         /// The system's words, in lower case (`is a directory`).
-        var reason: String { String(cString: strerror(code)).lowercased() }
+        package var reason: String { String(cString: strerror(code)).lowercased() }
     }
 
     /// Reads up to `buffer.count` bytes from `descriptor` (standard input, by the commands that read it):
@@ -67,7 +67,7 @@ enum StandardStreams {
     /// non-blocking (as some runtimes make a child's pipes), it waits for input as a blocking one would:
     /// `EAGAIN` there means "nothing yet", and taken for the end of input it ended a relay fed a line at a
     /// time, which exited 0 before its first line came.
-    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, ReadFailure> {
+    package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, ReadFailure> {
         while true {
             #if canImport(Glibc)
             let got = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
@@ -85,7 +85,7 @@ enum StandardStreams {
 
     /// Writes `bytes` whole to `descriptor`, again after an interruption, a short write or a full
     /// non-blocking descriptor; the `errno` of a failure, or nil.
-    static func write(_ bytes: some Collection<UInt8>, to descriptor: Int32) -> Int32? {
+    package static func write(_ bytes: some Collection<UInt8>, to descriptor: Int32) -> Int32? {
         let result: Int32?? = bytes.withContiguousStorageIfAvailable { writeAll($0, to: descriptor) }
         if let result { return result }
         return Array(bytes).withUnsafeBufferPointer { writeAll($0, to: descriptor) }

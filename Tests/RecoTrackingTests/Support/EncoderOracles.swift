@@ -1,6 +1,12 @@
 import Foundation
+@testable import RecoDestinations
+import RecoKit
 import RecoTracking
+@testable import RecoVendors
 
+// The vendors' encoders written plainly over decoded events, kept as oracles: the destinations write a
+// batch's body straight from its records (the one path that ships), and the encoding tests check those
+// bytes against these, byte for byte.
 /// Writes interactions as Segmentify `INTERACTION` events, and Segmentify's own events (``VendorEvent``s
 /// of vendor `segmentify`, built with `SegmentifyPageView`, `SegmentifyProductView` and the others) as
 /// their `name`, the common fields, then the event's fields as they are.
@@ -15,16 +21,16 @@ import RecoTracking
 /// `os`, `device`) are sent when set. The tracker's event id goes in `params.eventId` (Segmentify's
 /// documented free-form object), so a receiver can recognise a re-sent duplicate. A vendor event's own
 /// `params` (a custom event's) are merged into that object after the context's.
-public enum SegmentifyEventEncoder {
+enum SegmentifyOracle {
     /// The event as a JSON object.
-    public static func event(_ event: TrackedEvent, includeEventId: Bool = true) -> JSONValue {
+    static func event(_ event: TrackedEvent, includeEventId: Bool = true) -> JSONValue {
         object(event.interaction, eventId: includeEventId ? event.id : nil)
     }
 
     /// The object of one interaction or vendor event, with `eventId` in `params` when given.
     static func object(_ interaction: Interaction, eventId: EventID?) -> JSONValue {
         let context = interaction.context
-        if let vendorEvent = interaction.vendorEvent { return object(vendorEvent, context: context, eventId: eventId) }
+        if let vendorEvent = interaction.vendorEvent { return SegmentifyEventJSON.object(vendorEvent, context: context, eventId: eventId?.description) }
         var fields: [String: JSONValue] = ["name": "INTERACTION"]
         switch interaction.kind {
         case .impression, .widgetView:
@@ -43,36 +49,13 @@ public enum SegmentifyEventEncoder {
         case .vendorEvent:
             break // has a vendor event, handled above
         }
-        addCommon(context, eventId: eventId, to: &fields)
+        SegmentifyEventJSON.addCommon(context, eventId: eventId?.description, to: &fields)
         return .object(fields)
-    }
-
-    /// A vendor event: its name, the common fields, then its own fields (its `params` merged after the context's).
-    static func object(_ event: VendorEvent, context: InteractionContext, eventId: EventID?) -> JSONValue {
-        var fields = event.fields
-        fields["name"] = .string(event.name)
-        let ownParams = event.fields["params"]?.objectValue ?? [:]
-        fields["params"] = nil
-        var merged = context
-        merged.params.merge(ownParams) { _, own in own }
-        addCommon(merged, eventId: eventId, to: &fields)
-        return .object(fields)
-    }
-
-    private static func addCommon(_ context: InteractionContext, eventId: EventID?, to fields: inout [String: JSONValue]) {
-        let optional: [(String, String?)] = [("userId", context.userId), ("sessionId", context.sessionId), ("lang", context.lang),
-                                             ("currency", context.currency), ("pageUrl", context.pageUrl), ("region", context.region),
-                                             ("os", context.os), ("device", context.device)]
-        for (key, value) in optional { if let value { fields[key] = .string(value) } }
-        if let testMode = context.testMode { fields["testMode"] = .bool(testMode) }
-        var params = context.params
-        if let eventId { params["eventId"] = .string(eventId.description) }
-        if !params.isEmpty { fields["params"] = .object(params) }
     }
 
     /// A batch as the JSON array Segmentify's events endpoint takes: the same text as writing each
     /// ``event(_:includeEventId:)`` with sorted keys, written directly (no intermediate values).
-    public static func body(_ events: [TrackedEvent], includeEventIds: Bool = true) -> Data {
+    static func body(_ events: [TrackedEvent], includeEventIds: Bool = true) -> Data {
         var text = "["
         text.reserveCapacity(events.count * 320)
         for (index, event) in events.enumerated() {
@@ -146,5 +129,70 @@ public enum SegmentifyEventEncoder {
     static func searchInstanceId(_ interaction: Interaction) -> String {
         if !interaction.instanceId.isEmpty { return interaction.instanceId }
         return interaction.searchPhase == .beforeSearch ? "bs_product" : "product"
+    }
+}
+
+/// Writes interactions as Reteno recommendation events:
+/// `{"events":[{"recomVariantId":"r1107v1482","impressions":[{"occurred":"2024-05-01T12:34:56Z","productId":"240-LV09"}],"clicks":[…]}]}`.
+///
+/// Events are grouped by variant (one element per `recomVariantId`, in order of first appearance);
+/// an empty list is left out; `occurred` is ISO 8601 UTC with whole seconds and `Z`. The tracker's
+/// event id is added to each impression or click as `eventId` (turn off with `includeEventIds: false`).
+/// Keys are written in sorted order, as ``JSONWriter`` writes them.
+enum RetenoOracle {
+    /// The body for a batch.
+    static func body(_ events: [TrackedEvent], includeEventIds: Bool = true) -> Data {
+        // Group by variant (indices into `events`), keeping the order of first appearance.
+        var order: [String] = []
+        var groups: [String: (impressions: [Int], clicks: [Int])] = [:]
+        for (index, event) in events.enumerated() {
+            let variant = event.interaction.instanceId
+            if groups[variant] == nil { order.append(variant) }
+            if event.interaction.kind == .click {
+                groups[variant, default: ([], [])].clicks.append(index)
+            } else {
+                groups[variant, default: ([], [])].impressions.append(index)
+            }
+        }
+        var out = ""
+        out.reserveCapacity(32 + events.count * (includeEventIds ? 96 : 64))
+        out += #"{"events":["#
+        for (number, variant) in order.enumerated() {
+            let group = groups[variant]!
+            out += number == 0 ? "{" : ",{"
+            if !group.clicks.isEmpty {
+                write(group.clicks, of: events, as: "clicks", includeEventIds: includeEventIds, to: &out)
+                out += ","
+            }
+            if !group.impressions.isEmpty {
+                write(group.impressions, of: events, as: "impressions", includeEventIds: includeEventIds, to: &out)
+                out += ","
+            }
+            out += #""recomVariantId":"#
+            JSONWriter.writeString(variant, to: &out)
+            out += "}"
+        }
+        out += "]}"
+        return Data(out.utf8)
+    }
+
+    /// `"name":[{"eventId":…,"occurred":…,"productId":…},…]`
+    private static func write(_ indices: [Int], of events: [TrackedEvent], as name: String, includeEventIds: Bool, to out: inout String) {
+        out += "\"" + name + "\":["
+        for (number, index) in indices.enumerated() {
+            let event = events[index]
+            out += number == 0 ? "{" : ",{"
+            if includeEventIds {
+                out += #""eventId":""#
+                out += event.id.description
+                out += #"","#
+            }
+            out += #""occurred":""#
+            out += InteractionTime.iso8601(event.interaction.occurred)
+            out += #"","productId":"#
+            JSONWriter.writeString(event.interaction.productId ?? "", to: &out)
+            out += "}"
+        }
+        out += "]"
     }
 }

@@ -29,10 +29,10 @@ final class RelayAcknowledgements: @unchecked Sendable {
     private let descriptor: Int32
     private let lock = NSLock()
     /// Held across a commit and the writing after it, so acknowledgements leave in order.
-    private let writing = NSLock()
+    private let writing = AsyncLock()
     // Guarded by `lock`.
     private var waiting: [Entry] = []
-    // Guarded by `writing`.
+    // Guarded by `writing` (``unwritable`` by `lock` too, for ``writeFailure``).
     /// The first commit error: from then on nothing more is acknowledged (a journal may have refused
     /// the records of the lines that waited, so a later successful commit does not cover them).
     private var failure: TrackingError?
@@ -60,7 +60,7 @@ final class RelayAcknowledgements: @unchecked Sendable {
 
     /// Why acknowledgements can no longer be written, once a write failed: the input was stopped then, so
     /// no more lines are taken (those taken could not be acknowledged, and the caller sends them again).
-    var writeFailure: String? { writing.withLock { unwritable } }
+    var writeFailure: String? { lock.withLock { unwritable } }
 
     /// Queues an entry; it is written by the next ``commitAndWrite(_:)``.
     func add(_ entry: Entry) { lock.withLock { waiting.append(entry) } }
@@ -70,13 +70,15 @@ final class RelayAcknowledgements: @unchecked Sendable {
 
     /// Commits the tracker, then writes every entry queued before the commit began.
     /// - Throws: the commit's error; nothing is written then, nor ever after (every later call throws it).
-    func commitAndWrite(_ tracker: Tracker) throws(TrackingError) {
-        writing.lock()
-        defer { writing.unlock() }
+    func commitAndWrite(_ tracker: Tracker) async throws(TrackingError) {
+        try await writing.withLock { () async throws(TrackingError) in try await commitAndWriteLocked(tracker) }
+    }
+
+    private func commitAndWriteLocked(_ tracker: Tracker) async throws(TrackingError) {
         if let failure { throw failure }
         let count = lock.withLock { waiting.count }
         guard count > 0 else { return }
-        do { try tracker.commit() } catch {
+        do { try await tracker.commit() } catch {
             failure = error
             throw error
         }
@@ -85,7 +87,7 @@ final class RelayAcknowledgements: @unchecked Sendable {
             waiting.removeFirst(count)
             return entries
         }
-        guard unwritable == nil else { return }
+        guard lock.withLock({ unwritable }) == nil else { return }
         firstLine = entries.first.map(\.line) ?? firstLine
         var text = ""
         for entry in entries {
@@ -113,8 +115,8 @@ final class RelayAcknowledgements: @unchecked Sendable {
     }
 
     /// The final `accepted N` (at the end of input, once everything is written).
-    func reportFinal() {
-        writing.withLock { reportProgress() }
+    func reportFinal() async {
+        await writing.withLock { reportProgress() }
     }
 
     private func reportProgress() {
@@ -126,12 +128,13 @@ final class RelayAcknowledgements: @unchecked Sendable {
     /// Writes `text` whole. A failed write stops all later ones (``writeFailure`` says why) and the input
     /// (even while stdin is quiet): the lines stay durable and are delivered, but their caller cannot learn it.
     private func writeOut(_ text: inout String) {
-        guard !text.isEmpty, unwritable == nil else { return }
+        guard !text.isEmpty, lock.withLock({ unwritable }) == nil else { return }
         let bytes = Array(text.utf8)
         text = ""
         if let code = StandardStreams.write(bytes, to: descriptor) {
             let reason = String(cString: strerror(code)).lowercased()
-            unwritable = "cannot write acknowledgements to \(destination): \(reason); those from line \(firstLine) on may be missing"
+            let line = firstLine
+            lock.withLock { unwritable = "cannot write acknowledgements to \(destination): \(reason); those from line \(line) on may be missing" }
             input.stop()
         }
     }

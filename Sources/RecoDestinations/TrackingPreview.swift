@@ -1,4 +1,6 @@
 import Foundation
+import RecoHTTP
+import RecoKit
 import RecoTracking
 
 /// The exact tracking requests a widget's interactions would send, for showing beside a rendered
@@ -38,11 +40,11 @@ public enum TrackingPreview {
                                    endpoint: URL? = nil, apiKey: String = "YOUR_API_KEY",
                                    origin: String = "YOUR_DOMAIN") -> [PreviewRequest] {
         var sequence: UInt64 = 0
-        func tracked(_ interaction: Interaction) -> TrackedEvent {
+        func tracked(_ interaction: Interaction) -> EventRecord {
             sequence += 1
-            return TrackedEvent(id: EventID(run: 0, sequence: sequence), interaction: interaction)
+            return EventRecord(TrackedEvent(id: EventID(run: 0, sequence: sequence), interaction: interaction))
         }
-        func preview(_ label: String, _ request: TrackingRequest) -> PreviewRequest {
+        func preview(_ label: String, _ request: VendorRequest) -> PreviewRequest {
             PreviewRequest(label: label, method: request.method, url: request.url.absoluteString,
                            headers: request.headers.map { "\($0.name): \($0.value)" },
                            body: String(decoding: request.body, as: UTF8.self))

@@ -1,12 +1,19 @@
 import Foundation
+import RecoHTTP
 import RecoKit
 import RecoTracking
 
-extension RetenoEventEncoder {
-    /// The batch body written straight from journaled records into one buffer: the same bytes as
-    /// ``body(_:includeEventIds:)`` writes for the decoded events (grouped by variant in order of first
-    /// appearance, clicks before impressions).
-    public static func body(records: [EventRecord], includeEventIds: Bool = true) -> Data {
+/// Writes interactions as Reteno recommendation events:
+/// `{"events":[{"recomVariantId":"r1107v1482","impressions":[{"occurred":"2024-05-01T12:34:56Z","productId":"240-LV09"}],"clicks":[…]}]}`.
+///
+/// Events are grouped by variant (one element per `recomVariantId`, in order of first appearance);
+/// an empty list is left out; `occurred` is ISO 8601 UTC with whole seconds and `Z`. The tracker's
+/// event id is added to each impression or click as `eventId` (turn off with `includeEventIds: false`).
+/// Keys are written in sorted order, as ``JSONWriter`` writes them.
+enum RetenoEventEncoder {
+    /// The batch body written straight from the stored records into one buffer (grouped by variant in
+    /// order of first appearance, clicks before impressions).
+    static func body(records: [EventRecord], includeEventIds: Bool = true) -> Data {
         // Records are read in place, through the array's buffer: taken out of the array one by one, each
         // (its bytes and 26 spans) was copied, about 230 instructions a record.
         records.withUnsafeBufferPointer { body(records: $0, includeEventIds: includeEventIds) }

@@ -8,10 +8,10 @@
 /// accented and non-Latin letters included, is kept.
 ///
 /// Every command prints vendor text through this one helper (``Console`` calls it for each line).
-enum TerminalText {
+package enum TerminalText {
     /// `text` with its control characters as visible escapes. Text without any is returned as it is
     /// after one pass over its bytes.
-    static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         guard text.utf8.contains(where: mayStartControl) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 16)
@@ -28,7 +28,7 @@ enum TerminalText {
     }
 
     /// Whether the scalar is one that `escaped` writes as an escape.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true
         case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true   // direction marks, embeddings, overrides, isolates

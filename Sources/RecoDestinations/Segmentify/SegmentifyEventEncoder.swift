@@ -1,10 +1,26 @@
 import Foundation
+import RecoHTTP
 import RecoKit
 import RecoTracking
+import RecoVendors
 
-extension SegmentifyEventEncoder {
-    /// The batch body written straight from journaled records, in one pass into one buffer: the same
-    /// bytes as ``body(_:includeEventIds:)`` writes for the decoded events.
+/// Writes interactions as Segmentify `INTERACTION` events, and Segmentify's own events (``VendorEvent``s
+/// of vendor `segmentify`, built with `SegmentifyPageView`, `SegmentifyProductView` and the others) as
+/// their `name`, the common fields, then the event's fields as they are.
+///
+/// - impression / widget-view: `instanceId` and `interactionId` of the block.
+/// - click: `interactionId` is the product id; when the block's `instanceId` starts with `fcs_`
+///   (faceted search), `|product` is appended to it, as Segmentify's iOS SDK does.
+/// - search click: a `click` with `instanceId` `bs_product` before the search, `product` after it, and
+///   the product id as `interactionId`.
+///
+/// The common fields (`userId`, `sessionId`, `lang`, `currency`, `pageUrl`, `testMode`, `region`,
+/// `os`, `device`) are sent when set. The tracker's event id goes in `params.eventId` (Segmentify's
+/// documented free-form object), so a receiver can recognise a re-sent duplicate. A vendor event's own
+/// `params` (a custom event's) are merged into that object after the context's.
+enum SegmentifyEventEncoder {
+    /// The batch body written straight from the stored records, in one pass into one buffer, keys in
+    /// sorted order (as ``JSONWriter`` writes an object).
     ///
     /// Interactions are copied field by field from the records' bytes; only a context's `params` (parsed
     /// to merge `eventId` in key order) and a vendor event (its fields are a JSON object to merge) go
@@ -12,7 +28,7 @@ extension SegmentifyEventEncoder {
     ///
     /// The impressions of one page record that name the same block differ only in their event ids: the
     /// first one's object is written field by field, the others copy its bytes around their own ids.
-    public static func body(records: [EventRecord], includeEventIds: Bool = true) -> Data {
+    static func body(records: [EventRecord], includeEventIds: Bool = true) -> Data {
         var body = BodyWriter(capacity: 2 + records.reduce(0) { $0 + $1.ownByteCount + 160 })
         body.append(byte: UInt8(ascii: "["))
         // Records are read in place (not copied out of the array) one after the other.
@@ -58,9 +74,10 @@ extension SegmentifyEventEncoder {
         if record.kind == .vendorEvent {
             if !isFirst { body.append(byte: UInt8(ascii: ",")) }
             // EventRecord read the vendor event already; it decodes.
-            guard let event = try? record.event() else { return nil }
+            guard let event = try? record.event(), let vendorEvent = event.interaction.vendorEvent else { return nil }
             var text = ""
-            write(event, includeEventId: includeEventId, to: &text)
+            JSONWriter.write(SegmentifyEventJSON.object(vendorEvent, context: event.interaction.context,
+                                                        eventId: includeEventId ? event.id.description : nil), to: &text)
             body.append(text: text)
             return nil
         }

@@ -2,13 +2,13 @@
 ///
 /// Hand-written so the root package keeps zero dependencies. An option's value may also be written
 /// `--name=value`. Anything after `--` is positional.
-struct Arguments {
-    var positionals: [String] = []
+package struct Arguments {
+    package var positionals: [String] = []
     private var options: [String: [String]] = [:]
     private var flags: Set<String> = []
 
     /// Parses `words` for a command that takes the given value options and flags (names without `--`).
-    init(_ words: [String], options valueOptions: Set<String>, flags knownFlags: Set<String>) throws(UsageError) {
+    package init(_ words: [String], options valueOptions: Set<String>, flags knownFlags: Set<String>) throws(UsageError) {
         var index = 0
         var onlyPositionals = false
         while index < words.count {
@@ -45,23 +45,23 @@ struct Arguments {
     }
 
     /// The last value given for an option.
-    func value(_ name: String) -> String? { options[name]?.last }
+    package func value(_ name: String) -> String? { options[name]?.last }
     /// Every value given for a repeatable option, in order.
-    func values(_ name: String) -> [String] { options[name] ?? [] }
+    package func values(_ name: String) -> [String] { options[name] ?? [] }
     /// Whether a flag was given.
-    func flag(_ name: String) -> Bool { flags.contains(name) }
+    package func flag(_ name: String) -> Bool { flags.contains(name) }
 }
 
 /// A command line that does not follow a command's usage. Exit status 2.
 ///
 /// Reported as swift-argument-parser does: one line saying what is wrong, then where to read more
 /// (`see 'recokit help render'`), never the whole help text.
-struct UsageError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+package struct UsageError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 
     /// Prints the error's line and the help hint on standard error.
-    func report(seeHelpOf command: String?) {
+    package func report(seeHelpOf command: String?) {
         Console.error("error: \(description)")
         Console.error("see 'recokit help\(command.map { " " + $0 } ?? "")'")
     }

@@ -1,0 +1,2 @@
+@_exported import RecoTracking
+@_exported import RecoVendors

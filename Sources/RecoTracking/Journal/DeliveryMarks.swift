@@ -1,0 +1,25 @@
+/// `delivering` in a journal's directory: the batches out for delivery, each by where it starts and how
+/// many earlier claims of it ended unsettled, one per line (`segment offset attempts`). Written whole at
+/// every claim and settlement; what the next process finds in it are the deliveries a stop cut short.
+/// A file it cannot read counts as none (the batches then go out again as ever, their attempts uncounted).
+enum DeliveryMarks {
+    static let fileName = "delivering"
+
+    static func read(_ storage: any JournalStorage) -> [JournalPosition: Int] {
+        guard let size = try? storage.size(fileName), size > 0, size <= 1 << 20,
+              let bytes = try? storage.read(fileName, offset: 0, count: size) else { return [:] }
+        var marks: [JournalPosition: Int] = [:]
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, let segment = UInt64(fields[0]), let offset = Int(fields[1]), let attempts = Int(fields[2]),
+                  offset >= 0, (0...1_000_000).contains(attempts) else { continue }
+            marks[JournalPosition(segment: segment, offset: offset)] = attempts
+        }
+        return marks
+    }
+
+    static func write(_ marks: [JournalPosition: Int], to storage: any JournalStorage) throws(JournalStorageError) {
+        let text = marks.sorted { $0.key < $1.key }.map { "\($0.key.segment) \($0.key.offset) \($0.value)\n" }.joined()
+        try storage.replace(fileName, with: Array(text.utf8), durable: false)
+    }
+}
