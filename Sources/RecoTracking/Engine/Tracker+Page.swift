@@ -25,4 +25,17 @@ extension Tracker {
         if page.forcePush { requestForcedFlush() }
         return (0..<UInt64(count)).map { EventID(run: first.run, sequence: first.sequence + $0) }
     }
+
+    /// Validates and numbers a page's impressions and encodes their record, without storing it (see
+    /// ``record(_:)-(Interaction)``); nil for a page without impressions.
+    public func record(_ page: PageImpressions) throws(TrackingError) -> StoredRecord? {
+        guard !page.impressions.isEmpty else { return nil }
+        do {
+            try page.checkShapes()
+            try destination.validate(page)
+        } catch {
+            throw .invalid(error)
+        }
+        return numbered(events: page.impressions.count) { first in PageRecordCodec.encode(page, run: first.run, firstSequence: first.sequence) }
+    }
 }

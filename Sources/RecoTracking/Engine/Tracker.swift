@@ -126,22 +126,37 @@ public final class Tracker: Sendable {
         return try track(checked)
     }
 
-    /// Numbers `events` events, encodes their record with the first id, and appends it; the first id.
-    func take(events: Int, _ encode: (EventID) -> [UInt8]) throws(TrackingError) -> EventID {
-        let sequence = try control.withLock { (state: inout Control) throws(TrackingError) -> UInt64 in
-            guard state.phase == .idle || state.phase == .running else { throw .shutDown }
+    /// Validates and numbers `interaction` and encodes its record, without storing it: for an append of
+    /// your own, such as a PostgreSQL store's inside the transaction of the order the event belongs to. The
+    /// record goes out like any other once it is in the store the tracker delivers from.
+    /// - Throws: ``TrackingError/invalid(_:)`` for a bad interaction.
+    public func record(_ interaction: Interaction) throws(TrackingError) -> StoredRecord {
+        try check(interaction)
+        return numbered(events: 1) { first in EventCodec.encode(id: first, interaction: interaction) }
+    }
+
+    /// Numbers `events` events and encodes their record with the first id.
+    func numbered(events: Int, _ encode: (EventID) -> [UInt8]) -> StoredRecord {
+        let sequence = control.withLock { state in
             defer { state.nextSequence += UInt64(events) }
             return state.nextSequence
         }
         let first = EventID(run: idRun, sequence: sequence)
+        return StoredRecord(bytes: encode(first), firstEvent: first, events: events)
+    }
+
+    /// Numbers `events` events, encodes their record with the first id, and appends it; the first id.
+    func take(events: Int, _ encode: (EventID) -> [UInt8]) throws(TrackingError) -> EventID {
+        guard control.withLock({ $0.phase == .idle || $0.phase == .running }) else { throw .shutDown }
+        let record = numbered(events: events, encode)
         do {
-            try store.append(StoredRecord(bytes: encode(first), firstEvent: first, events: events))
+            try store.append(record)
         } catch {
             if error.isQueueFull { counters.withLock { $0.refusedQueueFull += events } }
             throw error
         }
         counters.withLock { $0.accepted += events }
-        return first
+        return record.firstEvent
     }
 
     /// A forced push: commit now and send what there is without waiting for full batches, at most once a
