@@ -1,0 +1,41 @@
+// swift-tools-version: 6.0
+// RecoKit's companions that need a package dependency, one product each, in one package so that they
+// share one build of SwiftNIO: the AsyncHTTPClient transport, the PostgreSQL store and `recokit-postgres`,
+// and metrics through swift-metrics. The root package (by path) keeps zero dependencies.
+import PackageDescription
+
+let package = Package(
+    name: "RecoKitIntegrations",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "RecoKitAsyncHTTPClient", targets: ["RecoKitAsyncHTTPClient"]),
+    ],
+    dependencies: [
+        .package(name: "RecoKit", path: ".."),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+    ],
+    targets: [
+        .target(
+            name: "RecoKitAsyncHTTPClient",
+            dependencies: [
+                .product(name: "RecoHTTP", package: "RecoKit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "RecoKitAsyncHTTPClientTests",
+            dependencies: [
+                "RecoKitAsyncHTTPClient",
+                .product(name: "RecoTracking", package: "RecoKit"),
+                .product(name: "RecoDestinations", package: "RecoKit"),
+                .product(name: "RecoKitTesting", package: "RecoKit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
