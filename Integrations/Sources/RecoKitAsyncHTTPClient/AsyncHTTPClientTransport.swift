@@ -30,7 +30,8 @@ public final class AsyncHTTPClientTransport: Transport {
     public let maxReplyBytes: Int
 
     /// A transport with a client of its own on `eventLoopGroup`, configured as `configuration` says but that
-    /// it follows no redirect. Call ``shutdown()`` before letting it go (``shared`` needs none).
+    /// it follows no redirect. ``shutdown()`` closes its connections when you choose; a transport let go
+    /// without it closes them on its way out (``shared`` is never let go).
     public init(configuration: HTTPClient.Configuration = HTTPClient.Configuration(),
                 eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup, maxReplyBytes: Int = 16 << 20) {
         var configuration = configuration
@@ -40,9 +41,14 @@ public final class AsyncHTTPClientTransport: Transport {
         self.maxReplyBytes = max(1, maxReplyBytes)
     }
 
-    /// Closes the client's connections.
+    /// Closes the client's connections; sending afterwards fails.
     public func shutdown() async throws {
         try await client.shutdown()
+    }
+
+    deinit {
+        // The client keeps itself alive until its shutdown is done; one already shut down says so, harmlessly.
+        client.shutdown().whenComplete { _ in }
     }
 
     /// Sends `request` and reads its whole reply within `timeout`.

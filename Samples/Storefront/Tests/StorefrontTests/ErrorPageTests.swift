@@ -22,8 +22,10 @@ struct ErrorPageTests {
             var description: String { "could not open /srv/storefront/secrets/key.pem" }
         }
         let log = LogRecorder()
+        let journal = FileManager.default.temporaryDirectory.appendingPathComponent("sf-errors-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: journal) }
         let storefront = try Storefront(source: RecommendationSource(settings: VendorSettings(standIn: URL(string: "http://127.0.0.1:9")!)),
-                                        tracking: StorefrontTracking(directory: FileManager.default.temporaryDirectory.appendingPathComponent("sf-errors-\(UUID().uuidString)"),
+                                        tracking: StorefrontTracking(directory: journal,
                                                                      settings: VendorSettings(standIn: URL(string: "http://127.0.0.1:9")!)),
                                         logger: log.logger("storefront"))
         let router = storefront.router()
@@ -39,7 +41,6 @@ struct ErrorPageTests {
             }
             #expect(log.messages.contains { $0.contains("/srv/storefront/secrets/key.pem") }, "the detail is in the log")
         }
-        _ = await storefront.tracking.shutdown(deadline: .milliseconds(100))
     }
 
     static func requestId(in text: String) -> String? {

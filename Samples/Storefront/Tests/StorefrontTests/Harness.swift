@@ -1,4 +1,5 @@
 import Foundation
+import RecoKitAsyncHTTPClient
 import Hummingbird
 import HummingbirdTesting
 import RecoKit
@@ -28,7 +29,7 @@ struct Harness {
     static let timeout = Duration.seconds(10)
 
     static func run(behaviour: StandInVendor.Behaviour = .init(), vendorState: VendorState = .up, tokens: ClickTokens = ClickTokens(),
-                    cache: RecommendationsCache? = nil, staticPage: StaticPage? = nil, transport: any Transport = AsyncHTTPClientTransport(),
+                    cache: RecommendationsCache? = nil, staticPage: StaticPage? = nil, transport: any Transport = AsyncHTTPClientTransport.shared,
                     rendered: RenderedWidgets = RenderedWidgets(), clicks: ClickLedger = ClickLedger(),
                     vendor: StandInVendor? = nil, timeout: Duration = Harness.timeout, limits: StorefrontLimits = StorefrontLimits(),
                     _ body: @escaping @Sendable (any TestClientProtocol, Harness) async throws -> Void) async throws {
@@ -41,25 +42,32 @@ struct Harness {
             let settings = VendorSettings(standIn: base, timeout: timeout)
             let journal = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-tests-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: journal) }
-            let tracking = try StorefrontTracking(directory: journal, settings: settings, transport: transport, flushInterval: .milliseconds(20))
+            let tracking = try StorefrontTracking(directory: journal, settings: settings, transport: transport, flushInterval: .milliseconds(20),
+                                                  drain: .seconds(1))
             let storefront = try Storefront(source: RecommendationSource(settings: settings, transport: transport, limits: limits, cache: cache, logger: log.logger("recommendations")),
                                             tracking: tracking, tokens: tokens, rendered: rendered, staticPage: staticPage,
                                             clicks: clicks, logger: log.logger("storefront"))
             let harness = Harness(vendor: vendor, storefront: storefront, log: log)
             let app = Application(router: storefront.router())
-            do {
+            // The trackers deliver while the test runs, and stop (draining for a second) when it ends.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await tracking.run() }
+                defer { group.cancelAll() }
                 try await app.test(.router) { client in try await body(BrowserClient(client), harness) }
-            } catch {
-                _ = await tracking.shutdown(deadline: .seconds(1))
-                throw error
             }
-            _ = await tracking.shutdown(deadline: .seconds(1))
         }
     }
 
-    /// Delivers every tracked event to the stand-in vendor (the trackers can no longer be used after).
-    func deliverEverything() async -> [String: ShutdownSummary] {
-        await storefront.tracking.shutdown(deadline: .seconds(10))
+    /// Sends every tracked event to the stand-in vendor now, and waits until each is delivered (or ten
+    /// seconds have passed); what each tracker then holds.
+    func deliverEverything() async -> [String: TrackingStatistics] {
+        var statistics: [String: TrackingStatistics] = [:]
+        for tracker in storefront.tracking.trackers {
+            try? await tracker.flush()
+            await tracker.waitUntilIdle(timeout: .seconds(10))
+            statistics[tracker.destination.name] = tracker.statistics
+        }
+        return statistics
     }
 
     /// The Segmentify events the stand-in received, flattened from their batches.

@@ -1,4 +1,5 @@
 import Foundation
+import RecoKitAsyncHTTPClient
 import Hummingbird
 import HummingbirdTesting
 import RecoPage

@@ -10,15 +10,14 @@ import Testing
 struct ServerLimitsTests {
     /// Runs the storefront's router on a real loopback port with `limits`.
     static func live(_ limits: ServerLimits, _ body: @escaping @Sendable (Int) async throws -> Void) async throws {
+        let journal = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-limits-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: journal) }
         let storefront = try Storefront(source: RecommendationSource(settings: VendorSettings(standIn: URL(string: "http://127.0.0.1:9")!)),
-                                        tracking: StorefrontTracking(directory: FileManager.default.temporaryDirectory
-                                            .appendingPathComponent("storefront-limits-\(UUID().uuidString)"),
-                                                                     settings: VendorSettings(standIn: URL(string: "http://127.0.0.1:9")!)))
+                                        tracking: StorefrontTracking(directory: journal, settings: VendorSettings(standIn: URL(string: "http://127.0.0.1:9")!)))
         let app = Application(router: storefront.router(), server: limits.server, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
             try await body(try #require(client.port))
         }
-        _ = await storefront.tracking.shutdown(deadline: .milliseconds(100))
     }
 
     @Test func aClientSendingItsHeadersAByteAtATimeIsCutOff() async throws {

@@ -67,13 +67,16 @@ struct ServerProcess {
     let output: Pipe
     let port: Int
 
-    /// The executable `swift build` put beside this package's other products.
+    /// The executable `swift build` put beside this package's other products: in the folder of the test
+    /// bundle running now (whatever the build folder is), or this package's `.build/`.
     static var executable: URL {
         get throws {
             let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            let candidates = ["debug", "release"].map { package.appendingPathComponent(".build/\($0)/Storefront") }
+            let beside = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("Storefront")
+            let candidates = [beside, Bundle.main.bundleURL.appendingPathComponent("Storefront")]
+                + ["debug", "release"].map { package.appendingPathComponent(".build/\($0)/Storefront") }
             guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-                throw ServerProcessError("no Storefront executable under .build/: build it first (run-tests.sh does)")
+                throw ServerProcessError("no Storefront executable beside the tests or under .build/: build it first (run-tests.sh does)")
             }
             return found
         }

@@ -1,13 +1,14 @@
 import Foundation
 import Hummingbird
 import Logging
+import RecoKitAsyncHTTPClient
 import RecoPage
 import RecoTracking
 import RecoVendors
 import ServiceLifecycle
 
 /// Runs the storefront as one `ServiceGroup` (swift-service-lifecycle): the stand-in vendor when no real
-/// vendor URL is given (or it alone with `--stand-in-only`), the trackers (``TrackingService``) and the HTTP server, in that order. SIGTERM or
+/// vendor URL is given (or it alone with `--stand-in-only`), the trackers (``DrainedOnShutdown``) and the HTTP server, in that order. SIGTERM or
 /// SIGINT shuts them down in reverse order: the server stops taking requests and finishes those in flight,
 /// the trackers get ``StorefrontOptions/drainSeconds`` to deliver (the stand-in still answering them), and
 /// what is left stays in the journal for the next start.
@@ -37,9 +38,10 @@ public enum StorefrontServer {
             retenoAccessKey: options.retenoAccessKey, retenoVariant: try RetenoVariantId(options.retenoVariant),
             timeout: .milliseconds(options.timeoutMilliseconds), maxReplyBytes: options.maxReplyKilobytes * 1024)
         let transport: any Transport = options.transport == "urlsession"
-            ? URLSessionTransport(maxReplyBytes: settings.maxReplyBytes) : AsyncHTTPClientTransport(maxReplyBytes: settings.maxReplyBytes)
-        let tracking = try StorefrontTracking(directory: options.journal, settings: settings, transport: transport)
-        services.append(TrackingService(tracking: tracking, drain: .seconds(options.drainSeconds)))
+            ? URLSessionTransport(maxReplyBytes: settings.maxReplyBytes) : AsyncHTTPClientTransport.shared
+        let tracking = try StorefrontTracking(directory: options.journal, settings: settings, transport: transport,
+                                              drain: .seconds(options.drainSeconds))
+        services += tracking.trackers.map { DrainedOnShutdown(tracker: $0, logger: Logger(label: "storefront.tracking")) }
         let cache = options.cacheSeconds > 0 ? RecommendationsCache(timeToLive: .seconds(options.cacheSeconds)) : nil
         let storefront = try Storefront(source: RecommendationSource(settings: settings, transport: transport, cache: cache), tracking: tracking,
                                         tokens: ClickTokens(lifetime: .seconds(options.clickLifetimeSeconds)),

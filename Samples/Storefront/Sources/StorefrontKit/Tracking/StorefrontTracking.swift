@@ -1,11 +1,13 @@
 import Foundation
 import Logging
+import RecoDestinations
 import RecoKit
+import RecoKitAsyncHTTPClient
 import RecoTracking
-import RecoVendors
 
 /// The storefront's interactions, sent to the vendor that showed each block: one ``Tracker`` per vendor,
-/// each with its own journal folder under one directory (`segmentify/`, `reteno/`).
+/// each over a journal of its own under one directory (`segmentify/`, `reteno/`). The trackers deliver
+/// while they run (``StorefrontServer`` runs each as a service of its group; ``run()`` runs both).
 ///
 /// Tracking never fails a page: an interaction the tracker refuses is logged and counted in its statistics.
 public final class StorefrontTracking: Sendable {
@@ -15,24 +17,39 @@ public final class StorefrontTracking: Sendable {
     public let reteno: Tracker
     let logger: Logger
 
-    /// Opens both journals under `directory` (what a previous run left is delivered first).
-    public init(directory: URL, settings: VendorSettings, transport: any Transport = URLSessionTransport.shared,
-                flushInterval: Duration = .milliseconds(500), logger: Logger = Logger(label: "storefront.tracking")) throws {
-        func configuration(_ name: String) -> TrackerConfiguration {
-            var configuration = TrackerConfiguration(journal: directory.appendingPathComponent(name, isDirectory: true))
-            configuration.flushInterval = flushInterval
-            configuration.requestTimeout = .seconds(5)
-            configuration.idlePollInterval = .milliseconds(50)
-            return configuration
+    /// Opens both journals under `directory` (what a previous run left goes out first once they run).
+    /// - Parameter drain: how long each tracker goes on delivering once it is stopped.
+    public init(directory: URL, settings: VendorSettings, transport: any Transport = AsyncHTTPClientTransport.shared,
+                flushInterval: Duration = .milliseconds(500), drain: Duration = .seconds(5),
+                logger: Logger = Logger(label: "storefront.tracking")) throws {
+        var configuration = TrackerConfiguration()
+        configuration.flushInterval = flushInterval
+        configuration.requestTimeout = .seconds(5)
+        configuration.idlePollInterval = .milliseconds(50)
+        configuration.drainDeadline = drain
+        func journal(_ name: String) throws -> JournalStore {
+            let store = try JournalStore(directory: directory.appendingPathComponent(name, isDirectory: true))
+            if store.recoveryReport.pendingEvents > 0 {
+                logger.info("\(name): \(store.recoveryReport.pendingEvents) events left by the last run, sending them first")
+            }
+            return store
         }
-        segmentify = try Tracker(destination: SegmentifyDestination(dataCenter: settings.segmentify, apiKey: settings.segmentifyApiKey,
-                                                                    origin: settings.segmentifyOrigin),
-                                 configuration: configuration("segmentify"), transport: transport)
-        reteno = try Tracker(destination: RetenoDestination(base: settings.reteno, accessKey: settings.retenoAccessKey),
-                             configuration: configuration("reteno"), transport: transport)
+        segmentify = Tracker(destination: SegmentifyDestination(dataCenter: settings.segmentify, apiKey: settings.segmentifyApiKey,
+                                                                origin: settings.segmentifyOrigin),
+                             store: try journal("segmentify"), configuration: configuration, transport: transport)
+        reteno = Tracker(destination: RetenoDestination(base: settings.reteno, accessKey: settings.retenoAccessKey),
+                         store: try journal("reteno"), configuration: configuration, transport: transport)
         self.logger = logger
-        for tracker in [segmentify, reteno] where tracker.recoveryReport.pendingEvents > 0 {
-            logger.info("\(tracker.destination.name): \(tracker.recoveryReport.pendingEvents) events left by the last run, sending them first")
+    }
+
+    /// Both trackers, Segmentify's first.
+    public var trackers: [Tracker] { [segmentify, reteno] }
+
+    /// Runs both trackers until cancelled; each then drains for its deadline, and what is left stays in
+    /// its journal for the next start.
+    public func run() async throws {
+        try await withThrowingDiscardingTaskGroup { group in
+            for tracker in trackers { group.addTask { try await tracker.run() } }
         }
     }
 
@@ -62,13 +79,6 @@ public final class StorefrontTracking: Sendable {
         guard widget.vendor != .reteno else { return false }
         let view = Interaction(kind: .widgetView, instanceId: widget.instanceId, interactionId: widget.interactionId, context: context)
         return track(view, on: segmentify)
-    }
-
-    /// Drains both trackers within `deadline`; what is left stays in the journals for the next start.
-    public func shutdown(deadline: Duration) async -> [String: ShutdownSummary] {
-        async let first = segmentify.shutdown(deadline: deadline)
-        async let second = reteno.shutdown(deadline: deadline)
-        return await ["segmentify": first, "reteno": second]
     }
 
     /// Tracks a page's impressions (nothing for a page without any): all or none, as the tracker takes them.

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import RecoKitAsyncHTTPClient
 import Hummingbird
 import HummingbirdTesting
 import RecoKit
@@ -107,11 +108,13 @@ struct StorefrontBrowserTests {
             let settings = VendorSettings(standIn: URL(string: "http://127.0.0.1:\(try #require(vendorClient.port))")!, timeout: Harness.timeout)
             let journal = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-browser-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: journal) }
-            let transport = AsyncHTTPClientTransport()
+            let transport = AsyncHTTPClientTransport.shared
             let tracking = try StorefrontTracking(directory: journal, settings: settings, transport: transport, flushInterval: .milliseconds(20))
             let storefront = try Storefront(source: RecommendationSource(settings: settings, transport: transport), tracking: tracking)
             let app = Application(router: storefront.router(), server: ServerLimits().server, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-            do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await tracking.run() }
+                defer { group.cancelAll() }
                 try await app.test(.live) { client in
                     let browser = try await WebDriver()
                     do {
@@ -122,11 +125,7 @@ struct StorefrontBrowserTests {
                     }
                     await browser.quit()
                 }
-            } catch {
-                _ = await tracking.shutdown(deadline: .seconds(1))
-                throw error
             }
-            _ = await tracking.shutdown(deadline: .seconds(1))
         }
     }
 }
