@@ -3,7 +3,8 @@ import RecoKitTesting
 @testable import RecoTracking
 import RecoKit
 
-/// One seeded schedule of journal work over a ``FaultyStorage``: appends (strict or batched), commits,
+/// One seeded schedule of journal work over a ``FaultyStorage``: appends (strict, batched or durable on
+/// commit), commits,
 /// takes, acknowledgements, dead letters and their re-queueing (begun and finished as separate steps, as
 /// a tracker's sender may dead-letter in between), clean restarts, process crashes and power losses, with faults
 /// injected at any storage call and bits flipped in written data. After every step it checks the
@@ -74,7 +75,7 @@ struct JournalSimulation {
         self.seed = seed
         self.sabotage = sabotage
         random = SeededRandom(seed: seed)
-        durability = Bool.random(using: &random) ? .strict : .batched(every: .seconds(3600))
+        durability = [.strict, .batched(every: .seconds(3600)), .onCommit][Int.random(in: 0..<3, using: &random)]
         segmentBytes = [600, 2048, 8192][Int.random(in: 0..<3, using: &random)]
         steps = Int.random(in: 40...160, using: &random)
         uniform = Int.random(in: 0..<4, using: &random) == 0
@@ -89,6 +90,8 @@ struct JournalSimulation {
     private static func deadLetterWindow(seed: UInt64) -> Int { [40, 150, 1_000, 2 << 20][Int((seed >> 3) % 4)] }
 
     private var isStrict: Bool { durability == .strict }
+    /// Durable on commit: a failed commit refuses what it carried, and a close writes nothing.
+    private var isOnCommit: Bool { durability == .onCommit }
 
     private func payload(_ id: UInt64) -> [UInt8] {
         let digits = String(id)
@@ -163,6 +166,8 @@ struct JournalSimulation {
                 log.append("commit: ok")
             } catch {
                 log.append("commit: \(error)")
+                // Durable on commit, what the failed commit carried is refused: never promised.
+                if isOnCommit { buffered.subtract(covered) }
                 try expectDiskError(after: "a failed commit")
             }
         case .take:
@@ -223,8 +228,10 @@ struct JournalSimulation {
                 try journal.commit()
                 promised.formUnion(ids)
             } catch {
-                // Some may be journaled, and all are still dead letters: duplicates at worst.
+                // Some may be journaled, and all are still dead letters: duplicates at worst. Durable on
+                // commit, a failed commit there refused what was buffered too.
                 log.append("requeue ends: \(error) (the letters stay)")
+                if isOnCommit { buffered = [] }
                 return
             }
             do {
@@ -235,8 +242,9 @@ struct JournalSimulation {
                 log.append("requeue ends: journaled, but \(error) (the letters stay: duplicates)")
             }
         case .restart:
-            let failure = journal.close()
-            if failure == nil { promised.formUnion(buffered); buffered = [] }
+            let failure = journal.close(committing: !isOnCommit)
+            if failure == nil, !isOnCommit { promised.formUnion(buffered) }
+            buffered = []
             log.append("restart (clean close: \(failure.map { "\($0)" } ?? "ok"))")
             try reopen(SimulatedDisk(files: storage.disk.files))
         case .crash:
@@ -290,7 +298,7 @@ struct JournalSimulation {
                 accepted += ids
             } catch {
                 log.append("append \(nextId): \(error)")
-                if !isStrict, !error.isQueueFull, error != .shutDown { try expectDiskError(after: "a refused append") }
+                if !isStrict, !isOnCommit, !error.isQueueFull, error != .shutDown { try expectDiskError(after: "a refused append") }
                 break
             }
         }
@@ -306,7 +314,7 @@ struct JournalSimulation {
             }
         } else {
             buffered.formUnion(accepted)
-            log.append("append batched \(accepted.first!)...\(accepted.last!)")
+            log.append("append \(isOnCommit ? "on commit" : "batched") \(accepted.first!)...\(accepted.last!)")
         }
     }
 
