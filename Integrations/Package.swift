@@ -9,11 +9,13 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "RecoKitAsyncHTTPClient", targets: ["RecoKitAsyncHTTPClient"]),
+        .library(name: "RecoKitMetrics", targets: ["RecoKitMetrics"]),
     ],
     dependencies: [
         .package(name: "RecoKit", path: ".."),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -22,6 +24,23 @@ let package = Package(
                 .product(name: "RecoHTTP", package: "RecoKit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "RecoKitMetrics",
+            dependencies: [
+                .product(name: "RecoTracking", package: "RecoKit"),
+                .product(name: "RecoPage", package: "RecoKit"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
+        .testTarget(
+            name: "RecoKitMetricsTests",
+            dependencies: [
+                "RecoKitMetrics",
+                .product(name: "RecoTracking", package: "RecoKit"),
+                .product(name: "RecoKitTesting", package: "RecoKit"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
         .testTarget(

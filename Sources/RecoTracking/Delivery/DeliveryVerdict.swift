@@ -18,6 +18,17 @@ public struct DeliveryVerdict: Sendable, Hashable, CustomStringConvertible {
 
     let base: Base
 
+    /// The verdict as an observer's outcome.
+    var outcome: TrackingRequestEnd.Outcome {
+        switch base {
+        case .delivered: .delivered
+        case .retry: .retry
+        case .rejected: .rejected
+        case .tooLarge: .tooLarge
+        case .misconfigured: .misconfigured
+        }
+    }
+
     /// The vendor stored the batch.
     public static let delivered = DeliveryVerdict(base: .delivered)
     /// A passing fault (network, 408, 429, 5xx); `after` is the vendor's `Retry-After`, used as a floor.

@@ -116,6 +116,7 @@ extension Tracker {
             let request = destination.request(for: Array(sending))
             let verdict: DeliveryVerdict
             var reply: VendorReply?
+            let started = configuration.observer == nil ? .zero : clock.continuousTime()
             do {
                 let answer = try await transport.send(request, timeout: configuration.requestTimeout)
                 verdict = destination.verdict(for: answer, eventCount: sending.count, now: clock.now())
@@ -130,6 +131,11 @@ extension Tracker {
                 }
                 counters.withLock { $0.lastError = "network: \(ErrorWords.of(error))" }
                 verdict = .retry()
+            }
+            if let observer = configuration.observer {
+                observer.requestEnded(TrackingRequestEnd(events: sending.count, bytes: request.body.count,
+                                                         duration: clock.continuousTime() - started, outcome: verdict.outcome),
+                                      destination: destination.name)
             }
             switch verdict.base {
             case .retry(let after):

@@ -190,7 +190,8 @@ public final class Tracker: Sendable {
     public var statistics: TrackingStatistics {
         var snapshot = counters.withLock { $0 }
         let status = store.status
-        let deliveredUnsettled = control.withLock { $0.deliveredUnsettled.values.reduce(0, +) }
+        let (deliveredUnsettled, paused) = control.withLock { ($0.deliveredUnsettled.values.reduce(0, +), !$0.gate.isOpen) }
+        snapshot.deliveryPaused = paused
         snapshot.pending = max(0, status.pendingEvents - deliveredUnsettled)
         snapshot.journalBytes = status.pendingBytes
         snapshot.oldestPendingAge = status.oldestPendingAge(now: clock.now())

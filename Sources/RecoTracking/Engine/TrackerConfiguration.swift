@@ -35,6 +35,8 @@ public struct TrackerConfiguration: Sendable {
     /// stopping (``ClaimedBatch/attempts``) before it is dead-lettered instead of sent: a reply that stops
     /// the process every time it comes must not stop it for ever. Default 5.
     public var interruptedDeliveryLimit: Int
+    /// Sees each request sent (its events, bytes, time and outcome), for metrics; none by default.
+    public var observer: (any TrackingObserver)?
 
     /// The defaults.
     public init() {

@@ -27,6 +27,9 @@ public struct TrackingStatistics: Sendable, Hashable, CustomStringConvertible {
     public var journalBytes = 0
     /// How long the first pending event has waited since it happened; nil when nothing is pending.
     public var oldestPendingAge: Duration?
+    /// Whether delivery is paused: the destination failed (a passing fault or a misconfiguration), and
+    /// senders wait for a probe to find it answering again.
+    public var deliveryPaused = false
     /// The disk's last error (a failed write or `sync`: `ENOSPC`, `EIO`…), kept until a later write and
     /// `sync` succeed. While it is set in batched durability, `track` refuses events with it.
     public var diskError: String?
@@ -41,6 +44,9 @@ public struct TrackingStatistics: Sendable, Hashable, CustomStringConvertible {
     /// Damage met while running: stretches of the journal that could not be read back, each naming the
     /// file, byte range and (where known) how many events it cost; their bytes are in `quarantine.log`.
     public var damage: [JournalRecoveryReport.Damage] = []
+
+    /// All zero: what a tracker that has done nothing says.
+    public init() {}
 
     public var description: String {
         var text = "accepted \(accepted), delivered \(delivered), retried \(retried), dead-lettered \(deadLettered), "
