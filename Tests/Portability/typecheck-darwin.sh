@@ -83,6 +83,8 @@ check RecoTemplates
 check RecoHTTP
 check RecoTracking
 check RecoVendors
+check RecoDestinations
+check RecoRelay
 check RecoPage
 check RecoKitTesting
 check RecoKitCLI executable
