@@ -114,7 +114,11 @@ extension IntegrationSuite {
                 let (journal, _) = try Journal.open(storage: FileJournalStorage(directory: directory), durability: .batched(every: .seconds(3600)),
                                                     maxBytes: .max, segmentBytes: 4 << 20)
                 let pages = bytes / record.count
-                for _ in 0..<pages { _ = try journal.append(record) }
+                // Committed as a tracker's committer would, so that the buffer never holds more than a few commits' worth.
+                for index in 0..<pages {
+                    _ = try journal.append(record)
+                    if index % 1000 == 999 { try journal.commit() }
+                }
                 try journal.commit()
                 #expect(journal.close() == nil)
                 return (directory, pages * 24)

@@ -38,19 +38,18 @@ final class Journal: @unchecked Sendable {
 
     // MARK: Writing
 
-    /// Appends one record; returns its serial (for ``makeDurable(upTo:)``). In batched mode a full buffer
-    /// is written out here; a disk error then stays for ``commit()`` and the next appends to report (the
-    /// record itself is accepted and kept).
+    /// Appends one record; returns its serial (for ``makeDurable(upTo:)``). Nothing is written here: a
+    /// strict caller makes it durable next, and `writeOut` says that the buffer has grown to
+    /// ``JournalState/bufferLimit`` between commits (batched, or in memory), for the caller to write it
+    /// out now, off its own thread.
     /// `wakesSenders`: this append reached the serial idle senders wait for (``wakeSenders(at:)``).
-    func append(_ record: some Collection<UInt8>) throws(TrackingError) -> (serial: Int, wakesSenders: Bool) {
-        let (serial, due, wakes) = try withState { (state: inout JournalState) throws(TrackingError) in
+    func append(_ record: some Collection<UInt8>) throws(TrackingError) -> (serial: Int, wakesSenders: Bool, writeOut: Bool) {
+        try withState { (state: inout JournalState) throws(TrackingError) in
             let serial = try state.append(record)
             let wakes = serial >= state.wakeSendersAt
             if wakes { state.wakeSendersAt = .max }
-            return (serial, state.flushDue && !state.isStrict, wakes)
+            return (serial, wakes, state.flushDue && !state.isStrict)
         }
-        if due { _ = try? makeDurable(upTo: serial) }
-        return (serial, wakes)
     }
 
     /// What an idle sender needs to choose how long to sleep, read under the lock, after asking that the

@@ -46,6 +46,8 @@ public final class JournalStore: TrackingStore, @unchecked Sendable {
         var interrupted: [JournalPosition: Int] = [:]
         /// The request of the last claim: what a full batch is, and how long records may wait.
         var lastRequest: ClaimRequest?
+        /// A write of the buffer is queued (``writeOutSoon()``).
+        var writingOut = false
         /// Faults met while settling and got past.
         var deliveryFaults = 0
         var lastDeliveryFault: String?
@@ -117,11 +119,31 @@ public final class JournalStore: TrackingStore, @unchecked Sendable {
     // MARK: Intake
 
     public func append(_ record: StoredRecord) throws(TrackingError) {
-        let (serial, wakes) = try journal.append(record.bytes)
+        let (serial, wakes, writeOut) = try journal.append(record.bytes)
         if durability == .strict { try journal.makeDurable(upTo: serial) }
+        if writeOut { writeOutSoon() }
         // In memory a record is claimable at once; in strict mode once durable, which it now is. Otherwise
         // it is claimable after the next commit, which rings.
         if wakes, durability == .memory || durability == .strict { recordsBell.ring() }
+    }
+
+    /// Writes the buffer out on the commit queue, not on the appender's thread (a request handler's), once:
+    /// later appends find the write already asked for. Its failure stays the journal's, for the next commit
+    /// and appends to report.
+    private func writeOutSoon() {
+        guard durability != .memory else {
+            _ = try? journal.commit()
+            return
+        }
+        guard claims.withLock({ claims -> Bool in
+            defer { claims.writingOut = true }
+            return !claims.writingOut
+        }) else { return }
+        commitQueue.async {
+            self.claims.withLock { $0.writingOut = false }
+            _ = try? self.journal.commit()
+            self.recordsBell.ring()
+        }
     }
 
     public func commit() async throws(TrackingError) {
