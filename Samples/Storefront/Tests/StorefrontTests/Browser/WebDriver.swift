@@ -29,6 +29,9 @@ final class WebDriver: @unchecked Sendable {
 
     private let driver: Process
     private let base: String
+    /// The browser's profile folder, of this session alone: what names its processes, to end every one of
+    /// them (chromedriver killed leaves the browser's children running), and what is removed after.
+    private let profile = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-chromium-\(UUID().uuidString)")
     private var session = ""
 
     /// Starts chromedriver and a headless browser session with a window of `width`×`height`.
@@ -54,7 +57,8 @@ final class WebDriver: @unchecked Sendable {
         // Headless Chromium names itself "HeadlessChrome", which the impression policy's bot list holds (it
         // is how scrapers run): the browser here stands for a person's, so it says what a desktop Chrome says.
         let arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                         "--disable-extensions", "--window-size=\(width),\(height)", "--user-agent=\(BrowserClient.userAgent)"]
+                         "--disable-extensions", "--window-size=\(width),\(height)", "--user-agent=\(BrowserClient.userAgent)",
+                         "--user-data-dir=\(profile.path)"]
         let capabilities: JSONValue = .object(["capabilities": .object(["alwaysMatch": .object([
             "browserName": .string("chrome"),
             "goog:chromeOptions": .object(["binary": .string(installed.browser), "args": .array(arguments.map(JSONValue.string))]),
@@ -78,6 +82,14 @@ final class WebDriver: @unchecked Sendable {
 
     private func stopDriver() {
         if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
+        // Every process of this session's browser (its command line names the profile folder), then the folder.
+        let marker = Array(profile.path.utf8)
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry), let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                  line.range(of: Data(marker)) != nil else { continue }
+            kill(pid, SIGKILL)
+        }
+        try? FileManager.default.removeItem(at: profile)
     }
 
     /// Loads `url` and waits for it to load.
