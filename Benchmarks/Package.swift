@@ -23,14 +23,14 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "RecoTracking", package: "RecoKit"),
-                .product(name: "RecoVendors", package: "RecoKit"),
+                .product(name: "RecoDestinations", package: "RecoKit"),
             ]
         ),
         .executableTarget(
             name: "TrackingBenchmark",
             dependencies: [
                 .product(name: "RecoTracking", package: "RecoKit"),
-                .product(name: "RecoVendors", package: "RecoKit"),
+                .product(name: "RecoDestinations", package: "RecoKit"),
             ]
         ),
         .executableTarget(

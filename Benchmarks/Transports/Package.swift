@@ -17,7 +17,7 @@ let package = Package(
             dependencies: [
                 .product(name: "RecoKit", package: "RecoKit"),
                 .product(name: "RecoTracking", package: "RecoKit"),
-                .product(name: "RecoVendors", package: "RecoKit"),
+                .product(name: "RecoDestinations", package: "RecoKit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

@@ -112,7 +112,7 @@ final class SinkConnection: @unchecked Sendable {
 }
 
 /// The request the tracker's destination sends, as HTTP/1.1 bytes.
-func request(body: Data, port: Int) -> [UInt8] {
+func httpRequest(body: Data, port: Int) -> [UInt8] {
     let head = "POST /add/events/v1.json?apiKey=k HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n"
         + "Accept: application/json\r\nOrigin: shop.example\r\nContent-Length: \(body.count)\r\n\r\n"
     return Array(head.utf8) + Array(body)

@@ -14,7 +14,7 @@ final class SocketTransport: Transport, @unchecked Sendable {
 
     func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
         let connection = try lock.withLock { idle.popLast() } ?? SinkConnection(port: port)
-        let bytes = request(body: request.body, port: port)
+        let bytes = httpRequest(body: request.body, port: port)
         let reply: ArraySlice<UInt8> = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result { try connection.exchange(bytes) })

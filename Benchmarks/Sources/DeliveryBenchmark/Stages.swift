@@ -1,7 +1,7 @@
 import Foundation
 import RecoKit
+import RecoDestinations
 import RecoTracking
-import RecoVendors
 
 /// The delivery path cut into stages, each run alone on `count` events so that callgrind can count its
 /// instructions (`DeliveryBenchmark stage <name> <count> [port]`). Synchronous on purpose: valgrind
@@ -17,13 +17,10 @@ enum Stage: String, CaseIterable {
     case track
     /// Reading a journaled record's layout (`EventRecord(bytes:)`, what the sender does per event).
     case readBack = "read-back"
-    /// The old path: each record decoded into a `TrackedEvent`, then the value encoder (Segmentify).
-    case encodeOld = "encode-old"
-    /// Segmentify batches of 500 written from records (the new path).
+    /// Segmentify batches of 500 written from records: the destination's `request(for:)`, its body
+    /// encoded by the record encoder (internal to RecoDestinations), its URL and headers once a batch.
     case encode
-    /// The old path for Reteno.
-    case encodeRetenoOld = "encode-reteno-old"
-    /// Reteno batches of 500 from records.
+    /// Reteno batches of 500 from records, the same way.
     case encodeReteno = "encode-reteno"
     /// `track`, then delivery end to end to a transport that answers 200 at once (no HTTP).
     case deliverNull = "deliver-null"
@@ -95,6 +92,9 @@ enum Workload {
         SegmentifyDestination(dataCenter: URL(string: "http://127.0.0.1:\(port)")!, apiKey: "k", origin: "shop.example", maxEvents: 500)
     }
 
+    /// The Reteno destination whose request the `encode-reteno` stages write.
+    static let reteno = RetenoDestination(accessKey: "k")
+
     /// The workload's 1,000 events as the tracker journals them.
     static let distinctRecords: [EventRecord] = clicks.indices.map {
         EventRecord(TrackedEvent(id: EventID(run: 0x3F9A_1C2B_7D4E_5F60, sequence: UInt64($0 + 1)), interaction: clicks[$0]))
@@ -122,11 +122,37 @@ enum Workload {
         stride(from: 0, to: records.count, by: 500).map { Array(records[$0..<min(records.count, $0 + 500)]) }
     }
 
-    static func memoryConfiguration() -> TrackerConfiguration {
-        var configuration = TrackerConfiguration(journal: nil, durability: .memory)
-        configuration.maxJournalBytes = 2 * 1024 * 1024 * 1024
+    /// The journal's size limit, in memory or in files: far above any stage's events.
+    static let maxJournalBytes = 2 * 1024 * 1024 * 1024
+
+    /// A journal in memory, as the stages deliver from unless they say otherwise.
+    static func memoryStore() -> JournalStore { JournalStore.memory(maxBytes: maxJournalBytes) }
+
+    /// Delivery: batches go out after 20 ms at most; a stop drains for `drain`.
+    static func configuration(drain: Duration = .seconds(5)) -> TrackerConfiguration {
+        var configuration = TrackerConfiguration()
         configuration.flushInterval = .milliseconds(20)
+        configuration.drainDeadline = drain
         return configuration
+    }
+}
+
+/// A tracker and the task that runs it (`run()`), as a server runs a tracker among its services.
+struct RunningTracker {
+    let tracker: Tracker
+    let run: Task<Void, any Error>
+
+    /// Starts `tracker`'s run in a task of its own.
+    init(_ tracker: Tracker) {
+        self.tracker = tracker
+        run = Task { try await tracker.run() }
+    }
+
+    /// Stops the run: cancels its task (the tracker stops taking events, drains for its
+    /// `drainDeadline` and closes its store) and waits until it has ended.
+    func stop() async throws {
+        run.cancel()
+        try await run.value
     }
 }
 
@@ -145,16 +171,18 @@ final class StalledTransport: Transport, @unchecked Sendable {
     }
 }
 
-/// A tracker whose senders all hold a stalled request, so that what follows measures `track` alone.
-func stalledTracker() throws -> Tracker {
+/// A running tracker whose senders all hold a stalled request, so that what follows measures `track`
+/// alone; its stop does not drain (nothing would be delivered).
+func stalledTracker() throws -> RunningTracker {
     let transport = StalledTransport()
-    var configuration = Workload.memoryConfiguration()
+    var configuration = Workload.configuration(drain: .zero)
     configuration.maxConcurrentRequests = 4
-    let tracker = try Tracker(destination: Workload.segmentify(port: 9), configuration: configuration, transport: transport)
-    for number in 0..<2_000 { try tracker.track(Workload.clicks[number % Workload.clicks.count]) }
-    try tracker.flush()
+    let running = RunningTracker(Tracker(destination: Workload.segmentify(port: 9), store: Workload.memoryStore(),
+                                         configuration: configuration, transport: transport))
+    for number in 0..<2_000 { try running.tracker.track(Workload.clicks[number % Workload.clicks.count]) }
+    try blocking { try await running.tracker.flush() }
     while transport.requests < 4 { usleep(1_000) }
-    return tracker
+    return running
 }
 
 /// Answers 200 at once without looking at the request: delivery without HTTP.
@@ -164,15 +192,15 @@ struct NullTransport: Transport {
 }
 
 /// Runs an async body from synchronous code (the benchmark's `main` stays synchronous for valgrind).
-func blocking<Result: Sendable>(_ body: @escaping @Sendable () async -> Result) -> Result {
+func blocking<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) throws -> Value {
     let done = DispatchSemaphore(value: 0)
-    let box = ResultBox<Result>()
+    let box = ResultBox<Result<Value, any Error>>()
     Task {
-        box.value = await body()
+        do { box.value = .success(try await body()) } catch { box.value = .failure(error) }
         done.signal()
     }
     done.wait()
-    return box.value!
+    return try box.value!.get()
 }
 
 final class ResultBox<Value>: @unchecked Sendable {
@@ -194,38 +222,32 @@ extension Stage {
             let take = handOff
             for number in 0..<count { take(Workload.clicks[number % Workload.clicks.count]) }
         case .check:
-            let tracker = try stalledTracker()
-            for number in 0..<count { try tracker.check(Workload.clicks[number % Workload.clicks.count]) }
-            _ = blocking { await tracker.shutdown(deadline: .zero) }
+            let running = try stalledTracker()
+            for number in 0..<count { try running.tracker.check(Workload.clicks[number % Workload.clicks.count]) }
+            try blocking { try await running.stop() }
         case .track:
-            let tracker = try stalledTracker()
-            for number in 0..<count { try tracker.track(Workload.clicks[number % Workload.clicks.count]) }
-            _ = blocking { await tracker.shutdown(deadline: .zero) }
+            let running = try stalledTracker()
+            for number in 0..<count { try running.tracker.track(Workload.clicks[number % Workload.clicks.count]) }
+            try blocking { try await running.stop() }
         case .readBack:
             let payloads = Workload.records(count).map(\.bytes)
             for payload in payloads { consume(try EventRecord(bytes: payload)) }
         case .encode:
-            for batch in Workload.batches(Workload.records(count)) { consume(SegmentifyEventEncoder.body(records: batch)) }
+            let segmentify = Workload.segmentify(port: port)
+            for batch in Workload.batches(Workload.records(count)) { consume(segmentify.request(for: batch)) }
         case .encodePage:
-            for batch in Workload.batches(Workload.pageImpressionRecords(count)) { consume(SegmentifyEventEncoder.body(records: batch)) }
+            let segmentify = Workload.segmentify(port: port)
+            for batch in Workload.batches(Workload.pageImpressionRecords(count)) { consume(segmentify.request(for: batch)) }
         case .encodeRetenoPage:
-            for batch in Workload.batches(Workload.pageImpressionRecords(count)) { consume(RetenoEventEncoder.body(records: batch)) }
-        case .encodeOld:
-            for batch in Workload.batches(Workload.records(count)) {
-                consume(SegmentifyEventEncoder.body(try batch.map { try $0.event() }))
-            }
+            for batch in Workload.batches(Workload.pageImpressionRecords(count)) { consume(Workload.reteno.request(for: batch)) }
         case .encodeReteno:
-            for batch in Workload.batches(Workload.records(count)) { consume(RetenoEventEncoder.body(records: batch)) }
-        case .encodeRetenoOld:
-            for batch in Workload.batches(Workload.records(count)) { consume(RetenoEventEncoder.body(try batch.map { try $0.event() })) }
+            for batch in Workload.batches(Workload.records(count)) { consume(Workload.reteno.request(for: batch)) }
         case .deliverFile:
             let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("recokit-deliver-file-\(getpid())")
             try? FileManager.default.removeItem(at: folder)
             defer { try? FileManager.default.removeItem(at: folder) }
-            var configuration = Workload.memoryConfiguration()
-            configuration.journal = folder
-            configuration.durability = .batched
-            let (tracked, delivered) = try deliver(count: count, port: port, transport: NullTransport(), configuration: configuration)
+            let store = try JournalStore(directory: folder, durability: .batched, maxBytes: Workload.maxJournalBytes)
+            let (tracked, delivered) = try deliver(count: count, port: port, transport: NullTransport(), store: store)
             guard delivered == tracked else { throw TrackingError.configuration("delivered \(delivered) of \(tracked) events") }
         case .deliverNull, .deliverHTTP, .deliverSocket, .deliverPageNull, .deliverPageHTTP, .deliverPageSocket:
             let transport: any Transport = switch self {
@@ -236,9 +258,9 @@ extension Stage {
             let (tracked, delivered) = try deliver(count: count, port: port, transport: transport, pages: isPage)
             guard delivered == tracked else { throw TrackingError.configuration("delivered \(delivered) of \(tracked) events") }
         case .trackPage:
-            let tracker = try stalledTracker()
-            try Workload.trackPages(count, into: tracker)
-            _ = blocking { await tracker.shutdown(deadline: .zero) }
+            let running = try stalledTracker()
+            try Workload.trackPages(count, into: running.tracker)
+            try blocking { try await running.stop() }
         case .readBackPage:
             let payloads = (0..<(count + Workload.pageSize - 1) / Workload.pageSize).map { pageRecords[$0 % pageRecords.count] }
             var records: [EventRecord] = []
@@ -252,21 +274,25 @@ extension Stage {
     }
 }
 
-/// Tracks `count` events (single clicks, or 24-impression pages until at least `count`) into a memory
-/// tracker and waits until all are delivered; how many were tracked and delivered.
+/// Tracks `count` events (single clicks, or 24-impression pages until at least `count`) into a running
+/// tracker over `store` (memory unless given), waits until all are delivered, and stops the run (it
+/// drains for 5 s at most, finding nothing left); how many were tracked and delivered.
 func deliver(count: Int, port: Int, transport: any Transport, pages: Bool = false,
-             configuration: TrackerConfiguration = Workload.memoryConfiguration()) throws -> (tracked: Int, delivered: Int) {
-    let tracker = try Tracker(destination: Workload.segmentify(port: port), configuration: configuration, transport: transport)
+             store: JournalStore = Workload.memoryStore()) throws -> (tracked: Int, delivered: Int) {
+    let running = RunningTracker(Tracker(destination: Workload.segmentify(port: port), store: store,
+                                         configuration: Workload.configuration(drain: .seconds(5)), transport: transport))
+    let tracker = running.tracker
     var tracked = count
     if pages {
         tracked = try Workload.trackPages(count, into: tracker)
     } else {
         for number in 0..<count { try tracker.track(Workload.clicks[number % Workload.clicks.count]) }
     }
-    try tracker.flush()
-    let delivered = blocking {
+    let delivered = try blocking {
+        try await tracker.flush()
         await tracker.waitUntilIdle(timeout: .seconds(120))
-        return await tracker.shutdown(deadline: .seconds(5)).delivered
+        try await running.stop()
+        return tracker.statistics.delivered
     }
     return (tracked, delivered)
 }

@@ -7,11 +7,11 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import RecoDestinations
 import RecoKit
 import RecoTracking
-import RecoVendors
 
-/// Never answers (until cancelled at shutdown): the senders hold their first batches and stay idle, so
+/// Never answers (until cancelled when the run stops): the senders hold their first batches and stay idle, so
 /// the figures measure `track` alone (validation, id, encoding, checksum, journal append, commit).
 struct StalledTransport: Transport {
     func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
@@ -45,10 +45,13 @@ func temporaryDirectory() -> URL {
 func measureTrack(_ label: String, durability: Durability, count: Int, tasks: Int, target: Double?, quiet: Bool = false) async throws {
     let directory = durability == .memory ? nil : temporaryDirectory()
     defer { if let directory { try? FileManager.default.removeItem(at: directory) } }
-    var configuration = TrackerConfiguration(journal: directory, durability: durability)
-    configuration.maxJournalBytes = 2 * 1024 * 1024 * 1024
+    let store = try JournalStore(directory: directory, durability: durability, maxBytes: 2 * 1024 * 1024 * 1024)
+    var configuration = TrackerConfiguration()
+    configuration.drainDeadline = .zero
     let destination = SegmentifyDestination(dataCenter: URL(string: "http://127.0.0.1:9")!, apiKey: "k", origin: "shop.example")
-    let tracker = try Tracker(destination: destination, configuration: configuration, transport: StalledTransport())
+    let tracker = Tracker(destination: destination, store: store, configuration: configuration, transport: StalledTransport())
+    // Run as a server runs it (its commits on schedule, its senders stalled), stopped below.
+    let run = Task { try await tracker.run() }
     let perTask = count / tasks
     let clock = ContinuousClock()
     let start = clock.now
@@ -76,7 +79,8 @@ func measureTrack(_ label: String, durability: Durability, count: Int, tasks: In
     }
     let elapsed = seconds(start.duration(to: clock.now))
     let rate = Double(perTask * tasks) / elapsed
-    _ = await tracker.shutdown(deadline: .zero)
+    run.cancel()
+    try await run.value
     var line = "\(label): \(perTask * tasks) events from \(tasks) task(s) in \(String(format: "%.3f", elapsed)) s = "
         + "\(Int(rate)) events/s; p50 \(Int(seconds(percentile(latencies, 0.5)) * 1e9)) ns, p99 \(Int(seconds(percentile(latencies, 0.99)) * 1e9)) ns"
     if let target { line += String(format: "; target %d events/s, ratio %.2f", Int(target), rate / target) }
@@ -127,19 +131,21 @@ s.serve_forever()
 func measureDelivery(count: Int) async throws {
     let (server, port) = try startServer()
     defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
-    var configuration = TrackerConfiguration(journal: nil, durability: .memory)
-    configuration.maxJournalBytes = 1024 * 1024 * 1024
+    var configuration = TrackerConfiguration()
     configuration.flushInterval = .milliseconds(20)
+    configuration.drainDeadline = .seconds(5)
     let destination = SegmentifyDestination(dataCenter: URL(string: "http://127.0.0.1:\(port)")!, apiKey: "k", origin: "shop.example",
                                             maxEvents: 500)
-    let tracker = try Tracker(destination: destination, configuration: configuration)
+    let tracker = Tracker(destination: destination, store: JournalStore.memory(maxBytes: 1024 * 1024 * 1024), configuration: configuration)
+    let run = Task { try await tracker.run() }
     let clock = ContinuousClock()
     let start = clock.now
     for number in 0..<count { try tracker.track(clicks[number % clicks.count]) }
     while tracker.statistics.pending > 0 { try await Task.sleep(for: .milliseconds(5)) }
     let elapsed = seconds(start.duration(to: clock.now))
     let statistics = tracker.statistics
-    _ = await tracker.shutdown(deadline: .seconds(5))
+    run.cancel()
+    try await run.value
     print("delivery to 127.0.0.1 (Segmentify format, 500-event batches, 4 in flight): \(statistics.delivered) events in "
           + String(format: "%.3f s = %d events/s", elapsed, Int(Double(statistics.delivered) / elapsed)))
 }

@@ -1,8 +1,8 @@
 import Foundation
 import FuzzSupport
+import RecoDestinations
 import RecoHTTP
 import RecoTracking
-import RecoVendors
 
 /// A vendor's reply to a tracking request, as the sender judges it: the input is a status line, header
 /// lines (`name: value`) and, after a blank line, the body. Every destination's verdict (Segmentify reads

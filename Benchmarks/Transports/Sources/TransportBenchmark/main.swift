@@ -5,9 +5,9 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import RecoDestinations
 import RecoKit
 import RecoTracking
-import RecoVendors
 
 /// RecoKit's `Transport` over AsyncHTTPClient, as a server would write it (the storefront's has a reply cap too).
 struct AsyncHTTPClientTransport: Transport {
@@ -46,15 +46,17 @@ var configuration = HTTPClient.Configuration()
 configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 4
 let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
 
-/// Tracks `events` clicks (or pages until that many impressions) into a memory tracker, waits until all are
-/// delivered, and returns the events per second.
+/// Tracks `events` clicks (or pages until that many impressions) into a running memory tracker, waits until
+/// all are delivered, stops the run, and returns the events per second.
 func run(_ transport: any Transport, pagesMode: Bool) async throws -> Double {
-    var tc = TrackerConfiguration(journal: nil, durability: .memory)
-    tc.maxJournalBytes = 2 * 1024 * 1024 * 1024
+    var tc = TrackerConfiguration()
     tc.flushInterval = .milliseconds(20)
+    tc.drainDeadline = .seconds(5)
     let destination = SegmentifyDestination(dataCenter: URL(string: "http://127.0.0.1:\(port)")!, apiKey: "k", origin: "shop.example", maxEvents: 500)
     let start = DispatchTime.now().uptimeNanoseconds
-    let tracker = try Tracker(destination: destination, configuration: tc, transport: transport)
+    let tracker = Tracker(destination: destination, store: JournalStore.memory(maxBytes: 2 * 1024 * 1024 * 1024), configuration: tc,
+                          transport: transport)
+    let running = Task { try await tracker.run() }
     var tracked = 0
     if pagesMode {
         var n = 0
@@ -63,9 +65,11 @@ func run(_ transport: any Transport, pagesMode: Bool) async throws -> Double {
         for n in 0..<events { try tracker.track(clicks[n % 1000]) }
         tracked = events
     }
-    try tracker.flush()
+    try await tracker.flush()
     await tracker.waitUntilIdle(timeout: .seconds(120))
-    let delivered = await tracker.shutdown(deadline: .seconds(5)).delivered
+    running.cancel()
+    try await running.value
+    let delivered = tracker.statistics.delivered
     precondition(delivered == tracked, "delivered \(delivered) of \(tracked)")
     return Double(tracked) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
 }
