@@ -30,8 +30,6 @@ let package = Package(
             dependencies: [
                 .product(name: "RecoKit", package: "RecoKit"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                // For its URL-encoded form decoder (the beacon's form).
-                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .target(

@@ -1,13 +1,12 @@
 import Foundation
-import Hummingbird
 
 /// What a widget-view beacon (`POST /beacon`) names: the block's instance and interaction ids, read from
 /// `application/x-www-form-urlencoded` text in the query and the body (the body wins).
 ///
 /// A pure function of the request's text, so it can be fuzzed alone: it refuses input over
-/// ``maxBodyBytes`` or ``maxPairs`` pairs, an id over ``maxFieldBytes`` bytes, a form Hummingbird's
-/// `URLEncodedFormDecoder` refuses (bad percent-encoding, a key given twice, a field that is not a plain
-/// value), and a missing or empty `instanceId` or a missing `interactionId`.
+/// ``maxBodyBytes`` or ``maxPairs`` pairs, an id over ``maxFieldBytes`` bytes, a form that is not valid
+/// (a bad percent escape, text that is not UTF-8 once decoded, `instanceId` or `interactionId` given
+/// twice), and a missing or empty `instanceId` or a missing `interactionId`. Other keys are ignored.
 public struct BeaconForm: Sendable, Hashable {
     /// The block's instance id.
     public var instanceId: String
@@ -49,15 +48,13 @@ public struct BeaconForm: Sendable, Hashable {
         self.interactionId = interactionId
     }
 
-    /// Reads the ids from a query string (without `?`) and a body, each decoded by Hummingbird's
-    /// `URLEncodedFormDecoder` once the bounds above are checked on the raw text.
+    /// Reads the ids from a query string (without `?`) and a body, once the bounds above are checked on
+    /// the raw text.
     public static func parse(query: String?, body: [UInt8]) -> Result<BeaconForm, Refusal> {
         let query = query ?? ""
         guard body.count <= maxBodyBytes, query.utf8.count <= maxBodyBytes,
               pairCount(query.utf8) + pairCount(body) <= maxPairs else { return .failure(.tooLarge) }
-        // Hummingbird's decoder decodes a bad escape to U+FFFD; Foundation's check refuses it (and any bad `%`).
         guard let bodyText = String(validating: body, as: UTF8.self),
-              query.removingPercentEncoding != nil, bodyText.removingPercentEncoding != nil,
               let fromQuery = fields(query), let fromBody = fields(bodyText) else { return .failure(.malformed) }
         guard let instanceId = fromBody.instanceId ?? fromQuery.instanceId,
               let interactionId = fromBody.interactionId ?? fromQuery.interactionId else { return .failure(.missingField) }
@@ -66,17 +63,38 @@ public struct BeaconForm: Sendable, Hashable {
         return .success(BeaconForm(instanceId: instanceId, interactionId: interactionId))
     }
 
-    /// The two fields as a form names them; any others are ignored.
-    private struct Fields: Decodable {
+    /// The two fields a form names; any others are ignored.
+    private struct Fields {
         var instanceId: String?
         var interactionId: String?
     }
 
-    /// The fields of one form text; nil when Hummingbird's decoder refuses it (a bad escape, a key given
-    /// twice, a field that is not a plain value).
+    /// The fields of one `application/x-www-form-urlencoded` text: `&`-separated `key=value` pairs,
+    /// `+` for a space, `%XX` escapes. Nil when a pair's key or value is not valid (a bad escape, bytes
+    /// that are not UTF-8 once decoded) or when one of the two fields is given twice.
     private static func fields(_ text: String) -> Fields? {
-        guard !text.isEmpty else { return Fields() }
-        return try? URLEncodedFormDecoder().decode(Fields.self, from: text)
+        var fields = Fields()
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let key = formDecoded(parts[0]), let value = formDecoded(parts.count > 1 ? parts[1] : "") else { return nil }
+            switch key {
+            case "instanceId":
+                guard fields.instanceId == nil else { return nil }
+                fields.instanceId = value
+            case "interactionId":
+                guard fields.interactionId == nil else { return nil }
+                fields.interactionId = value
+            default:
+                continue
+            }
+        }
+        return fields
+    }
+
+    /// One key or value decoded: `+` is a space, then percent escapes; nil for a bad escape or bytes
+    /// that are not UTF-8.
+    private static func formDecoded(_ text: Substring) -> String? {
+        String(text.replacingOccurrences(of: "+", with: " ")).removingPercentEncoding
     }
 
     /// How many `&`-separated pairs a form text holds (an empty text holds none).
