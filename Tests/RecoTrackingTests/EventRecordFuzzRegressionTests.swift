@@ -1,7 +1,7 @@
 @testable import RecoDestinations
 import Foundation
 import RecoKit
-import RecoTracking
+@testable import RecoTracking
 import RecoVendors
 import Testing
 
@@ -36,6 +36,31 @@ import Testing
         var records: [EventRecord] = []
         #expect(throws: TrackingError.self) { try EventRecord.read(payload[...], into: &records) }
         #expect(records.isEmpty)
+    }
+
+    /// FuzzEventRecords, once its bodies were compared with those of the events' own records: records
+    /// (an event's, and a page's impressions) whose time lies before 1970 or after 9999, which no tracker
+    /// writes. Read, the event's time could not write the same record again, so its bodies differed;
+    /// each is now refused as damage, with nothing read from it.
+    @Test func aTimeNoTrackerWritesIsRefused() throws {
+        let click = Interaction(kind: .click, instanceId: "scn_1", productId: "p1")
+        var page = PageImpressions(context: InteractionContext(userId: "u", sessionId: "s"))
+        page.addBlock(Widget<RawProduct>(vendor: .segmentify, instanceId: "scn_2", interactionId: "act_2", title: "", rawProducts: []))
+        let valid = [Array(EventRecord(TrackedEvent(id: EventID(run: 1, sequence: 1), interaction: click)).bytes),
+                     PageRecordCodec.encode(page, run: 1, firstSequence: 1)]
+        for seed in valid {
+            var records: [EventRecord] = []
+            try EventRecord.read(seed[...], into: &records)
+            #expect(records.count == 1)
+            // The time is the 8 bytes at 17, little-endian, in both layouts.
+            for millis: Int64 in [-1, -9_223_370_322_287_880_000, 253_402_300_800_000, .max] {
+                var payload = seed
+                withUnsafeBytes(of: UInt64(bitPattern: millis).littleEndian) { payload.replaceSubrange(17..<25, with: $0) }
+                records = []
+                #expect(throws: TrackingError.self, "\(millis) ms") { try EventRecord.read(payload[...], into: &records) }
+                #expect(records.isEmpty)
+            }
+        }
     }
 
     private func bytes(hex: String) -> [UInt8] {

@@ -95,6 +95,9 @@ enum EventCodec {
         guard let run = reader.fixed(), let sequence = reader.fixed(), let millis = reader.fixed(),
               let kindCode = reader.byte(), let kind = kind(code: kindCode), let flags = reader.byte(),
               let position = reader.varint() else { throw .journal("truncated event record") }
+        guard RecordWriter.trackableMilliseconds.contains(Int64(bitPattern: millis)) else {
+            throw .journal("event record with a time outside the years 1970 to 9999")
+        }
         var strings: [String?] = []
         for _ in 0..<(first == version ? 13 : 12) {
             guard let string = reader.string() else { throw .journal("truncated event record") }

@@ -52,6 +52,9 @@ public struct EventRecord: Sendable {
             throw .journal(bytes.first == 1 || bytes.first == 2 ? "truncated event record" : "unknown event record version")
         }
         guard let kind = EventCodec.kind(code: parsed.kind) else { throw .journal("truncated event record") }
+        guard RecordWriter.trackableMilliseconds.contains(Int64(bitPattern: parsed.millis)) else {
+            throw .journal("event record with a time outside the years 1970 to 9999")
+        }
         let hasVendorEvent = parsed.spans[.vendorEvent] != 0
         if (kind == .vendorEvent) != hasVendorEvent {
             throw .journal("event record with kind \(kind.rawValue) and \(hasVendorEvent ? "a" : "no") vendor event")

@@ -80,6 +80,7 @@ enum PageRecordCodec {
             guard count >= 28, buffer[0] == version, buffer[25] == 0 else { return false }
             var reader = RecordReader(buffer, at: 27)
             let run = reader.fixed(at: 1), first = reader.fixed(at: 9), millis = Int64(bitPattern: reader.fixed(at: 17)), flags = buffer[26]
+            guard RecordWriter.trackableMilliseconds.contains(millis) else { return false }
             // Every impression takes at least 4 bytes: a count larger than that allows is damage.
             guard let impressions = reader.varint(), impressions > 0, impressions <= UInt64(count - reader.index) / 4 else { return false }
             var shared = EventRecord.Spans()

@@ -63,6 +63,12 @@ struct RecordWriter {
         return UInt64(bitPattern: Int64(millis.isNaN ? 0 : min(max(millis, -9.2e18), 9.2e18)))
     }
 
+    /// The milliseconds a record can hold: those of ``InteractionTime/trackable``, the only times trackers
+    /// write. A record read with any other time was not written by a tracker (damage the checksum missed,
+    /// a tool's record) and is refused as damage: no vendor's format holds its time, and the event read
+    /// from it would not write the same record again.
+    static let trackableMilliseconds: ClosedRange<Int64> = 0...253_402_300_799_999
+
     /// The time a record's milliseconds since 1970 stand for: the inverse of ``milliseconds(of:)``, which
     /// takes this `Date` back to the same milliseconds (`RecordTimeTests`).
     static func date(milliseconds: Int64) -> Date {
