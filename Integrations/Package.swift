@@ -43,6 +43,15 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
+        // The README's blocks that use this package, word for word, compiled.
+        .testTarget(
+            name: "ReadmeExamples",
+            dependencies: [
+                "RecoKitAsyncHTTPClient",
+                "RecoKitMetrics",
+                .product(name: "RecoDestinations", package: "RecoKit"),
+            ]
+        ),
         .testTarget(
             name: "RecoKitAsyncHTTPClientTests",
             dependencies: [

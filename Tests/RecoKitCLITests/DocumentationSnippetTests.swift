@@ -18,11 +18,16 @@ struct DocumentationSnippetTests {
 
     /// Every block, in file order.
     static let snippets: [DocumentationSnippet] = {
-        var all = (try? DocumentationSnippet.inMarkdown("README.md")) ?? []
+        // README blocks that use the companion package (Integrations/) are compiled there, by its
+        // ReadmeExamples target, which holds each one word for word and checks that it does.
+        var all = ((try? DocumentationSnippet.inMarkdown("README.md")) ?? []).filter { $0.note?.hasPrefix(companionNote) != true }
         for file in DocumentationSnippet.doccArticles() { all += (try? DocumentationSnippet.inMarkdown(file)) ?? [] }
         for file in documentedSources { all += (try? DocumentationSnippet.inDocComments(file)) ?? [] }
         return all
     }()
+
+    /// The note before a README block that the companion package compiles.
+    static let companionNote = "<!-- compiled in Integrations: "
 
     /// Values a fragment outside the README takes as given, by the fragment's first line of code.
     static let givens: [String: String] = [
@@ -71,9 +76,18 @@ struct DocumentationSnippetTests {
     static let givenFunction = "func given<T>() -> T { fatalError(\"only type-checked\") }\n"
 
     @Test func theReadmeAndEveryCatalogHaveSwiftBlocks() {
-        #expect(Self.snippets.filter { $0.file == "README.md" }.count >= 5, "\(Self.snippets)")
+        #expect(Self.snippets.filter { $0.file == "README.md" }.count >= 4, "\(Self.snippets)")
         for catalog in ["RecoKit", "RecoTracking", "RecoTemplates", "RecoVendors", "RecoKitTesting"] {
             #expect(Self.snippets.contains { $0.file.hasPrefix("Sources/\(catalog)/\(catalog).docc/") }, "\(catalog).docc has no Swift block")
+        }
+    }
+
+    /// A README block that imports a module of the companion package is marked as compiled there, and
+    /// only such a block: nothing is left out of both packages' checks.
+    @Test func readmeBlocksLeftToTheCompanionPackageAreExactlyThoseThatUseIt() throws {
+        for snippet in try DocumentationSnippet.inMarkdown("README.md") {
+            let usesCompanion = ["RecoKitAsyncHTTPClient", "RecoKitPostgres", "RecoKitMetrics"].contains { snippet.code.contains("import \($0)\n") }
+            #expect(usesCompanion == (snippet.note?.hasPrefix(Self.companionNote) == true), "\(snippet): \(snippet.note ?? "no note")")
         }
     }
 

@@ -8,15 +8,20 @@ struct Shoe: RecommendableProduct { let productId: String; let name: String }
 
 struct ProductPage {
     var client = RecommendationsClient(cache: RecommendationsCache(timeToLive: .seconds(60), staleWhileRevalidate: .seconds(240)))
-    let gate: ImpressionGate                     // ImpressionGate(tracker: tracker, initialConsent: .pending)
+    let gate: ImpressionGate                     // ImpressionGate(tracker: retenoTracker, initialConsent: .pending)
     var reteno = RetenoRecomsRequest.defaultBaseURL
+    var noBlock: @Sendable (NoWidgets) -> Void = { print("no block: \($0)") }   // your logger
 
     func blocks(productId: String, cookie: String, visitor: InteractionContext, headers: [(name: String, value: String)]) async throws -> String {
         let recoms = try RetenoRecomsRequest(variantId: RetenoVariantId("r1105v1480"), accessKey: "KEY", productIds: [productId], baseURL: reteno)
         let request = RecommendationsRequest.reteno(recoms, title: "Similar products", sharing: .shared(recoms.cacheKey()))
-        guard let products = try? await client.widgets(for: request, as: Shoe.self, budget: .milliseconds(300)) else { return "" }
+        let products: Recommendations<Shoe>
+        do { products = try await client.widgets(for: request, as: Shoe.self, budget: .milliseconds(300)) }
+        catch { noBlock(error); return "" }                               // the page renders without the block
         let visit = ImpressionPolicy().visit(headers: headers)          // bots and prefetches record nothing
-        for widget in products.widgets { try gate.record(.impression(of: widget, context: visitor), visitor: cookie, visit: visit) }
+        for widget in products.widgets {                                // Reteno counts an impression per product
+            for impression in Interaction.productImpressions(of: widget, context: visitor) { try gate.record(impression, visitor: cookie, visit: visit) }
+        }
         return try WidgetRenderer().render(products.widgets, template: "carousel")
     }
 }
@@ -35,7 +40,7 @@ struct ReadmePageExampleTests {
         let start = try #require(readme.range(of: marker), "README.md has no marked page example")
         let stop = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
         #expect(String(readme[start.upperBound..<stop.lowerBound]) == example)
-        #expect(example.split(separator: "\n").count <= 16)   // the model's line, then the page's 14
+        #expect(example.split(separator: "\n").count <= 22)   // the model's line, then the page's
     }
 
     @Test func aVisitorGetsBlocksAndImpressionsAndABotGetsBlocksOnly() async throws {
@@ -55,12 +60,14 @@ struct ReadmePageExampleTests {
             }
             #expect(html.contains(#"data-reco-instance-id="r1105v1480""#))
             #expect(html.contains("Similar products"))
-            #expect(sent.all.map(\.kind) == [.impression])
+            // Reteno counts products: one impression per product shown, in order.
+            #expect(sent.all.map(\.kind) == [.impression, .impression, .impression])
+            #expect(sent.all.map(\.productId) == ["240-1", "240-2", "240-3"])
             let asked = try await server.count(Fixtures.retenoPath())
             let bot = [(name: "User-Agent", value: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)")]
             let botHTML = try await page.blocks(productId: "240-LV09", cookie: "c-2", visitor: visitor, headers: bot)
             #expect(botHTML == html)
-            #expect(sent.all.count == 1)
+            #expect(sent.all.count == 3)
             #expect(try await server.count(Fixtures.retenoPath()) == asked)      // the bot's page came from the cache
         }
     }
@@ -68,9 +75,19 @@ struct ReadmePageExampleTests {
     @Test func aPageWhoseVendorFailsRendersWithoutTheBlock() async throws {
         try await withVendorServer { server in
             try await server.route(Fixtures.retenoPath(), otherwise: .init(status: 500, body: "oops"))
-            let page = ProductPage(gate: ImpressionGate(initialConsent: .granted) { _ in }, reteno: server.base)
+            let reasons = Reasons()
+            let page = ProductPage(gate: ImpressionGate(initialConsent: .granted) { _ in }, reteno: server.base, noBlock: { reasons.append($0) })
             let html = try await page.blocks(productId: "240-LV09", cookie: "c", visitor: InteractionContext(userId: "u", sessionId: "s"), headers: [])
             #expect(html == "")
+            #expect(reasons.all.map(\.kind) == [.httpStatus])      // the reason reaches the page's logger
         }
     }
+}
+
+/// The reasons a page was told there is no block.
+private final class Reasons: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reasons: [NoWidgets] = []
+    var all: [NoWidgets] { lock.withLock { reasons } }
+    func append(_ reason: NoWidgets) { lock.withLock { reasons.append(reason) } }
 }

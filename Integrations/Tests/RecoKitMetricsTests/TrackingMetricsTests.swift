@@ -86,7 +86,7 @@ struct TrackingMetricsTests {
             metrics.update()
             #expect(try backend.expectGauge("recokit_tracking_pending_events", dimensions).lastValue == 5)
             #expect(try backend.expectGauge("recokit_tracking_delivery_paused", dimensions).lastValue == 1)
-            #expect(try backend.expectCounter("recokit_tracking_events_retried_total", dimensions).totalValue ?? 0 >= 1)
+            #expect(try backend.expectCounter("recokit_tracking_events_retried_total", dimensions).totalValue >= 1)
             let retries = backend.timers.filter { $0.label == "recokit_tracking_request_duration_seconds" && $0.dimensions.contains { $0 == ("outcome", "retry") } }
             #expect(retries.first.map { !$0.values.isEmpty } == true)
 

@@ -11,6 +11,9 @@ struct DocumentationSnippet: CustomStringConvertible, Sendable {
     let line: Int
     /// The code between the fences, each line as written (without a doc comment's `/// `).
     let code: String
+    /// The line just before the opening fence, when it is an HTML comment (`<!-- … -->`): a note on the
+    /// block, such as where else it is compiled.
+    var note: String? = nil
 
     var description: String { "\(file):\(line)" }
 
@@ -52,7 +55,9 @@ struct DocumentationSnippet: CustomStringConvertible, Sendable {
         for (index, line) in lines.enumerated() {
             if let block = open {
                 if line.trimmingCharacters(in: .whitespaces) == "```" {
-                    snippets.append(DocumentationSnippet(file: file, line: block.line, code: block.code.joined(separator: "\n") + "\n"))
+                    let before = block.line >= 2 ? lines[block.line - 2].trimmingCharacters(in: .whitespaces) : ""
+                    snippets.append(DocumentationSnippet(file: file, line: block.line, code: block.code.joined(separator: "\n") + "\n",
+                                                         note: before.hasPrefix("<!--") ? before : nil))
                     open = nil
                 } else {
                     open?.code.append(line)

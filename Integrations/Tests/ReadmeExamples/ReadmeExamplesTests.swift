@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// The README's blocks that use this package are compiled here: each is a file of this target, word for
+/// word. The root package's snippet test leaves exactly these blocks to this one.
+@Suite("README examples of the companion package")
+struct ReadmeExamplesTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static let readme = folder.appendingPathComponent("../../../README.md").standardizedFileURL
+
+    /// Every `<!-- compiled in Integrations: Tests/ReadmeExamples/NAME.swift -->` block of the README,
+    /// as (file name, code).
+    static func markedBlocks() throws -> [(file: String, code: String)] {
+        let lines = try String(contentsOf: readme, encoding: .utf8).components(separatedBy: "\n")
+        let note = "<!-- compiled in Integrations: Tests/ReadmeExamples/"
+        var blocks: [(String, String)] = []
+        for (index, line) in lines.enumerated() where line.hasPrefix(note) {
+            let file = String(line.dropFirst(note.count).prefix { $0 != " " })
+            guard index + 1 < lines.count, lines[index + 1] == "```swift",
+                  let close = lines[(index + 2)...].firstIndex(of: "```") else {
+                Issue.record("README.md line \(index + 1): the note is not followed by a swift block")
+                continue
+            }
+            blocks.append((file, lines[(index + 2)..<close].joined(separator: "\n") + "\n"))
+        }
+        return blocks
+    }
+
+    @Test func everyMarkedBlockIsAFileOfThisTargetWordForWord() throws {
+        let blocks = try Self.markedBlocks()
+        #expect(blocks.count >= 2, "README.md marks \(blocks.count) blocks for this package")
+        for (file, code) in blocks {
+            let source = try String(contentsOf: Self.folder.appendingPathComponent(file), encoding: .utf8)
+            // The file's first line says what it is; the rest is the block.
+            let body = source.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().joined()
+            #expect(body == code, "Tests/ReadmeExamples/\(file) differs from its README block")
+        }
+    }
+}
