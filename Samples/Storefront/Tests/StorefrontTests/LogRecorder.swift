@@ -26,10 +26,10 @@ final class LogRecorder: @unchecked Sendable {
             set { metadata[key] = newValue }
         }
 
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-            let all = self.metadata.merging(metadata ?? [:]) { $1 }
+        func log(event: LogEvent) {
+            let all = metadata.merging(event.metadata ?? [:]) { $1 }
             let tail = all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            recorder.append("\(level) \(message)\(tail.isEmpty ? "" : " [\(tail)]")")
+            recorder.append("\(event.level) \(event.message)\(tail.isEmpty ? "" : " [\(tail)]")")
         }
     }
 }
