@@ -31,9 +31,9 @@ extension Renderer {
     private func lookUp(_ name: Name, in index: Int) -> RenderValue? {
         switch scopes[index] {
         case .object(let position):
-            objects.withUnsafeBufferPointer { $0[position].member(name, in: names, slots: slots) }.map(RenderValue.json)
+            objects[position].member(name, in: names, slots: slots).map(RenderValue.json)
         case .context(let position):
-            contexts.withUnsafeBufferPointer { $0[position].value(forKey: name.head) }.map(RenderValue.template)
+            contexts[position].value(forKey: name.head).map(RenderValue.template)
         }
     }
 
@@ -49,12 +49,12 @@ extension Renderer {
         while index >= 0 {
             switch scopes[index] {
             case .object(let position):
-                if let member = objects.withUnsafeBufferPointer({ $0[position].member(name, in: names, slots: slots) }) {
+                if let member = objects[position].member(name, in: names, slots: slots) {
                     write(member, rule)
                     return
                 }
             case .context(let position):
-                if let value = contexts.withUnsafeBufferPointer({ $0[position].value(forKey: name.head) }) {
+                if let value = contexts[position].value(forKey: name.head) {
                     write(value, rule)
                     return
                 }

@@ -46,23 +46,17 @@ final class NameTable: Sendable {
     func match(
         _ members: [String: JSONValue], into slots: inout [Dictionary<String, JSONValue>.Index?], at base: Int
     ) {
-        byLength.withUnsafeBufferPointer { byLength in
-            starts.withUnsafeBufferPointer { starts in
-                slots.withUnsafeMutableBufferPointer { slots in
-                    for slot in base..<(base + byLength.count) { slots[slot] = nil }
-                    var index = members.startIndex
-                    let end = members.endIndex
-                    while index != end {
-                        let key = members.keys[index]
-                        let group = Self.group(key)
-                        for candidate in starts[group]..<starts[group + 1] where byLength[candidate].name == key {
-                            slots[base + byLength[candidate].slot] = index
-                            break
-                        }
-                        members.formIndex(after: &index)
-                    }
-                }
+        for slot in base..<(base + byLength.count) { slots[slot] = nil }
+        var index = members.startIndex
+        let end = members.endIndex
+        while index != end {
+            let key = members.keys[index]
+            let group = Self.group(key)
+            for candidate in starts[group]..<starts[group + 1] where byLength[candidate].name == key {
+                slots[base + byLength[candidate].slot] = index
+                break
             }
+            members.formIndex(after: &index)
         }
     }
 

@@ -1,26 +1,11 @@
 /// One piece of a compiled template. A template compiles once into a tree of these and is rendered many times.
-///
-/// A node refers to its class without owning it: the template's ``NodeArena`` owns every node it compiled,
-/// and nodes are only reached through their template, which a render holds from start to end. So a node
-/// is a plain value, and visiting one during a render retains and releases nothing.
 enum Node: Sendable {
-    case text(Unmanaged<TextNode>)
-    case variable(Unmanaged<VariableNode>)
-    case section(Unmanaged<SectionNode>)
-    case partial(Unmanaged<PartialNode>)
-    case parent(Unmanaged<ParentNode>)
-    case block(Unmanaged<BlockNode>)
-}
-
-/// Owns the nodes of one compiled template, which refer to each other unowned (see ``Node``).
-struct NodeArena: Sendable {
-    private var nodes: [any AnyObject & Sendable] = []
-
-    /// Keeps a node for as long as the arena lives, and gives the unowned reference nodes hold.
-    mutating func keep<Kind: AnyObject & Sendable>(_ node: Kind) -> Unmanaged<Kind> {
-        nodes.append(node)
-        return .passUnretained(node)
-    }
+    case text(TextNode)
+    case variable(VariableNode)
+    case section(SectionNode)
+    case partial(PartialNode)
+    case parent(ParentNode)
+    case block(BlockNode)
 }
 
 /// Static text, written as it is.

@@ -76,28 +76,24 @@ struct Renderer {
     /// that looking a name up in it retains nothing (``scopes`` holds the ones below it); nil when the
     /// innermost scope is another kind of object, or there is none.
     mutating func render(_ nodes: [Node], top: JSONScope?) throws(TemplateError) {
-        // Through a buffer pointer, so that reading a node does not retain and release the array.
-        try nodes.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
-            for index in buffer.indices { try render(buffer[index], top: top) }
-        }
+        for node in nodes { try render(node, top: top) }
     }
 
     @inline(__always)
     private mutating func render(_ node: Node, top: JSONScope?) throws(TemplateError) {
-        // The template holds every node for the whole render, so the hot kinds are read without retaining.
         switch node {
         case .text(let text):
-            text._withUnsafeGuaranteedRef { render($0) }
+            render(text)
         case .variable(let variable):
-            variable._withUnsafeGuaranteedRef { render($0, top: top) }
+            render(variable, top: top)
         case .section(let section):
-            try render(section.takeUnretainedValue(), top: top)
+            try render(section, top: top)
         case .partial(let partial):
-            try render(partial.takeUnretainedValue(), top: top)
+            try render(partial, top: top)
         case .parent(let parent):
-            try render(parent.takeUnretainedValue(), top: top)
+            try render(parent, top: top)
         case .block(let block):
-            try render(block.takeUnretainedValue(), top: top)
+            try render(block, top: top)
         }
     }
 
@@ -159,23 +155,19 @@ struct Renderer {
         case .template(.list(let elements)):
             let lowered = lower(top)
             defer { if lowered { raise() } }
-            try elements.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
-                for index in buffer.indices {
-                    try pass(section.children, at: section.location)
-                    try render(section.children, innermost: .template(buffer[index]), lookups: section.lookups)
-                }
+            for element in elements {
+                try pass(section.children, at: section.location)
+                try render(section.children, innermost: .template(element), lookups: section.lookups)
             }
         case .json(.array(let elements)):
             let lowered = lower(top)
             defer { if lowered { raise() } }
-            try elements.withUnsafeBufferPointer { (buffer) throws(TemplateError) in
-                for index in buffer.indices {
-                    try pass(section.children, at: section.location)
-                    if case .object(let members) = buffer[index] {
-                        try render(section.children, innermost: members, lookups: section.lookups)
-                    } else {
-                        try render(section.children, innermost: .json(buffer[index]), lookups: section.lookups)
-                    }
+            for element in elements {
+                try pass(section.children, at: section.location)
+                if case .object(let members) = element {
+                    try render(section.children, innermost: members, lookups: section.lookups)
+                } else {
+                    try render(section.children, innermost: .json(element), lookups: section.lookups)
                 }
             }
         case .template(.context), .json(.object):

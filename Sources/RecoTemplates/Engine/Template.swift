@@ -25,7 +25,7 @@ public struct Template: Sendable {
         var compiler = try TemplateCompiler(source, name: name, escaping: escaping)
         let nodes = try compiler.compile()
         compiled = CompiledTemplate(
-            name: name, source: source, escaping: escaping, nodes: nodes, arena: compiler.arena,
+            name: name, source: source, escaping: escaping, nodes: nodes,
             names: compiler.names.table(), lookups: compiler.names.lookups, references: compiler.references)
     }
 
@@ -77,8 +77,6 @@ final class CompiledTemplate: Sendable {
     let source: String
     let escaping: TemplateEscaping
     let nodes: [Node]
-    /// Owns every node of ``nodes``, which hold each other unowned.
-    let arena: NodeArena
     /// The names its nodes look up, by the numbers their ``Name/slot`` holds.
     let names: NameTable
     /// How many names its nodes look up (counting repeats, not counting partials').
@@ -87,14 +85,13 @@ final class CompiledTemplate: Sendable {
     let sizeHint: SizeHint
 
     init(
-        name: String, source: String, escaping: TemplateEscaping, nodes: [Node], arena: NodeArena, names: NameTable,
+        name: String, source: String, escaping: TemplateEscaping, nodes: [Node], names: NameTable,
         lookups: Int, references: [TemplateReference]
     ) {
         self.name = name
         self.source = source
         self.escaping = escaping
         self.nodes = nodes
-        self.arena = arena
         self.names = names
         self.lookups = lookups
         self.references = references
