@@ -51,7 +51,7 @@ struct RecordEncodingTests {
             ? VendorEvent(vendor: .segmentify, name: ["PAGE_VIEW", "PRODUCT_VIEW", "CUSTOM_EVENT"].randomElement(using: &random)!,
                           fields: ["category": .string(text(&random)), "params": .object(params(&random)), "price": value(&random)])
             : nil
-        let occurred = Date(timeIntervalSince1970: Double(Int64.random(in: -2_208_988_800_000...7_258_118_400_000, using: &random)) / 1000)
+        let occurred = Date(timeIntervalSince1970: Double(Int64.random(in: 0...253_402_300_799_999, using: &random)) / 1000)
         let interaction = Interaction(kind: kind, instanceId: instanceId, interactionId: text(&random), productId: optionalText(&random),
                                       position: Bool.random(using: &random) ? Int.random(in: 0...40, using: &random) : nil,
                                       searchPhase: [nil, .beforeSearch, .search].randomElement(using: &random)!, context: context,
@@ -88,7 +88,7 @@ struct RecordEncodingTests {
                                          currency: optionalText(&random), pageUrl: optionalText(&random), region: optionalText(&random),
                                          testMode: [nil, true, false].randomElement(using: &random)!, os: optionalText(&random),
                                          device: optionalText(&random), params: params(&random))
-        let occurred = Date(timeIntervalSince1970: Double(Int64.random(in: -2_208_988_800_000...7_258_118_400_000, using: &random)) / 1000)
+        let occurred = Date(timeIntervalSince1970: Double(Int64.random(in: 0...253_402_300_799_999, using: &random)) / 1000)
         let actions = ["act_1", "", text(&random, maxPieces: 3)]
         var impressions: [PageImpressions.Impression] = []
         for _ in 0..<Int.random(in: 1...30, using: &random) {
