@@ -14,6 +14,30 @@ struct RetenoEncodingTests {
                      interaction: Interaction(kind: kind, instanceId: variant, productId: product, occurred: occurred))
     }
 
+    /// A block's impression (no product) is refused in plain words, with the way Reteno wants it: an
+    /// impression per product shown. So is one of a page's.
+    @Test func aBlockImpressionIsRefusedWithThePerProductBuilders() throws {
+        let reteno = RetenoDestination(accessKey: "k")
+        let widget = Widget<RawProduct>(vendor: .reteno, instanceId: "r1107v1482", interactionId: "r1107v1482", title: "", rawProducts: [])
+        let context = InteractionContext(userId: "u", sessionId: "s")
+        #expect(throws: InteractionError.self) { try reteno.validate(.impression(of: widget, context: context)) }
+        do {
+            try reteno.validate(.impression(of: widget, context: context))
+        } catch {
+            #expect(error.kind == .emptyProductId)
+            #expect(error.message == "an impression needs a non-empty productId; Reteno counts an impression per product shown: "
+                    + "track Interaction.productImpressions(of:context:) or a page's PageImpressions.addProducts(of:)")
+        }
+        var page = PageImpressions(context: context)
+        page.addBlock(widget)
+        do {
+            try reteno.validate(page)
+            Issue.record("a page of block impressions was accepted")
+        } catch {
+            #expect(error.message.contains("an impression needs a non-empty productId; Reteno counts an impression per product shown"))
+        }
+    }
+
     @Test func eventsAreGroupedByVariantWithEmptyListsLeftOut() throws {
         let events = [event(.impression, "r1107v1482", "240-LV09", 1), event(.impression, "r2001v7", "318-KZ11", 2),
                       event(.click, "r1107v1482", "240-LV09", 3), event(.impression, "r1107v1482", "557-TR02", 4)]

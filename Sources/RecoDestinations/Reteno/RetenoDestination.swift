@@ -53,8 +53,15 @@ public struct RetenoDestination: TrackingDestination {
             throw .unsupported("Reteno has no \(interaction.kind.rawValue) event (only impression and click)")
         }
         guard !interaction.instanceId.isEmpty else { throw .missingField("recomVariantId", for: interaction.kind) }
-        guard let productId = interaction.productId, !productId.isEmpty else { throw .emptyProductId(for: interaction.kind) }
+        guard let productId = interaction.productId, !productId.isEmpty else {
+            throw interaction.kind == .impression ? InteractionError.emptyProductId(for: .impression).hinting(Self.perProductHint)
+                : InteractionError.emptyProductId(for: interaction.kind)
+        }
     }
+
+    /// What a block impression refused by Reteno should say: Reteno counts products, not blocks.
+    static let perProductHint = "Reteno counts an impression per product shown: track Interaction.productImpressions(of:context:) "
+        + "or a page's PageImpressions.addProducts(of:)"
 
     /// ``validate(_:)-(Interaction)`` for a page: every impression needs its variant and product ids.
     /// Refuses exactly what validating each impression refuses.
@@ -65,7 +72,7 @@ public struct RetenoDestination: TrackingDestination {
                 throw InteractionError.missingField("recomVariantId", for: .impression).located(page.place(of: index))
             }
             guard let productId = impression.productId, !productId.isEmpty else {
-                throw InteractionError.emptyProductId(for: .impression).located(page.place(of: index))
+                throw InteractionError.emptyProductId(for: .impression).hinting(Self.perProductHint).located(page.place(of: index))
             }
         }
     }

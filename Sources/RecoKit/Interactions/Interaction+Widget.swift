@@ -72,7 +72,7 @@ extension Interaction {
             guard !vendorEvent.name.isEmpty else { throw .missingField("vendorEvent.name", for: kind) }
             return
         }
-        if vendorEvent != nil { throw .malformed("a \(kind.rawValue) cannot carry a vendor event") }
+        if vendorEvent != nil { throw .malformed("\(kind.withArticle) cannot carry a vendor event") }
         switch kind {
         case .click, .searchClick:
             guard let productId, !productId.isEmpty else { throw .emptyProductId(for: kind) }

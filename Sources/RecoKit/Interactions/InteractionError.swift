@@ -24,12 +24,12 @@ public struct InteractionError: Error, Hashable, Sendable, CustomStringConvertib
 
     /// A required field is absent or blank (for example Segmentify's `userId`).
     public static func missingField(_ name: String, for kind: Interaction.Kind) -> InteractionError {
-        InteractionError(.missingField(name), "a \(kind.rawValue) needs a non-empty \(name)")
+        InteractionError(.missingField(name), "\(kind.withArticle) needs a non-empty \(name)")
     }
 
     /// A product interaction without a product id.
     public static func emptyProductId(for kind: Interaction.Kind) -> InteractionError {
-        InteractionError(.emptyProductId, "a \(kind.rawValue) needs a non-empty productId")
+        InteractionError(.emptyProductId, "\(kind.withArticle) needs a non-empty productId")
     }
 
     /// The interaction names a widget or product that the given widget does not hold.
@@ -49,9 +49,13 @@ public struct InteractionError: Error, Hashable, Sendable, CustomStringConvertib
 
     /// The interaction's time lies outside ``InteractionTime/trackable``.
     public static func occurredOutOfRange(_ occurred: Date, for kind: Interaction.Kind) -> InteractionError {
-        InteractionError(.occurredOutOfRange, "a \(kind.rawValue) cannot have occurred at \(InteractionTime.iso8601(occurred)): "
+        InteractionError(.occurredOutOfRange, "\(kind.withArticle) cannot have occurred at \(InteractionTime.iso8601(occurred)): "
                          + "its time must lie from \(InteractionTime.trackableText)")
     }
+
+    /// The same error with a hint appended to its message (`…; Reteno counts an impression per product:
+    /// …`); its kind stays as it was.
+    public func hinting(_ hint: String) -> InteractionError { InteractionError(base, "\(message); \(hint)") }
 
     /// The same error with its message prefixed by where it happened (`impression 3 of the page
     /// (instanceId "v1", productId "P-9"): …`); its kind and ``isMissing(_:)`` stay as they were.
@@ -98,4 +102,12 @@ public struct InteractionError: Error, Hashable, Sendable, CustomStringConvertib
     public var isEmptyProductId: Bool { base == .emptyProductId }
 
     public var description: String { message }
+}
+
+extension Interaction.Kind {
+    /// The kind's name with its article, for messages: "an impression", "a click", "a widget-view".
+    var withArticle: String {
+        let name = rawValue
+        return (name.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + name
+    }
 }
