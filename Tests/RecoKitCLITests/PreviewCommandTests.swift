@@ -15,6 +15,8 @@ struct PreviewCommandTests {
         ])
         #expect(result.status == 1, "one payload failed")
         #expect(result.err.contains("1 payload failed: \(broken.path)"))
+        // The reason too, on standard error, not only in its line of standard output.
+        #expect(result.err.contains("error: \(broken.path): ") && result.err.contains("invalid JSON"), "\(result.err)")
         for page in ["index", "segmentify-v3", "truncated", "segmentify-error", "reteno-recoms-full", "bloomreach-segments"] {
             #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("\(page).html").path), "\(page).html")
             #expect(result.out.contains("  \(page).html"), "one line per page")

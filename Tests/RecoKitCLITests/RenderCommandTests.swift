@@ -131,6 +131,11 @@ struct RenderCommandTests {
         let result = try RenderPreviewCLI.run(["render", RenderPreviewCLI.payload("segmentify-v3"), "--template", "carusel"])
         #expect(result.status == 1)
         #expect(result.err.contains("no template named \"carusel\" (have: carousel, email, grid, list, text)"))
+        // The whole answer, before the payload is read: none of its notes.
+        let noisy = try RenderPreviewCLI.run(["render", RenderPreviewCLI.payload("segmentify-product-page"), "--template", "nosuch"])
+        #expect(noisy.status == 1)
+        #expect(noisy.err == "error: no template named \"nosuch\" (have: carousel, email, grid, list, text)\n")
+        #expect(noisy.out.isEmpty)
     }
 
     @Test func badPayloadsSayWhatAndWhere() throws {

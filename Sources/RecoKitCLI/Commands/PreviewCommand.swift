@@ -72,6 +72,11 @@ enum PreviewCommand: Command {
         }
         let failed = payloads.filter(\.failed)
         if !failed.isEmpty {
+            // Each reason on standard error too, where a script or a person looking for errors reads.
+            for payload in failed {
+                let reason = payload.summary.hasPrefix("FAILED: ") ? String(payload.summary.dropFirst("FAILED: ".count)) : payload.summary
+                Console.error("error: \(reason)")
+            }
             Console.error("error: \(plural(failed.count, "payload")) failed: \(failed.map(\.file).joined(separator: ", "))")
             return 1
         }

@@ -52,6 +52,11 @@ enum RenderCommand: Command {
             Console.error("error: \(error)")
             return 1
         }
+        // Said before the payload is read: a wrong name is the whole answer, not a line after its notes.
+        guard library.template(named: templateName) != nil else {
+            Console.error("error: \(RenderError.unknownTemplate(templateName, available: library.names.sorted()))")
+            return 1
+        }
         let reply: Recommendations<RawProduct>
         do {
             reply = try PayloadFile(path: payload).decode(language: arguments.value("lang"), variantId: variantId, title: arguments.value("title") ?? "", limits: limits)
