@@ -39,6 +39,8 @@ struct VendorPayloadsTests {
         #expect(reply.widgets.first?.instanceId == VendorPayloads.unnamedRetenoVariant)
         #expect(reply.widgets.first?.vendor == .reteno)
         #expect(reply.report.notices.map(\.kind) == [.unnamedVariant])
+        // About the whole reply: its place is bracketed, not read as the end of its sentence ("to track it at $").
+        #expect(reply.report.notices.first?.description.hasSuffix("to track it (at $, the whole reply)") == true)
         #expect(reply.report.notices.first?.message.contains("r{recomId}v{variantId}") == true)
     }
 

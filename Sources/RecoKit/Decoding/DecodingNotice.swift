@@ -42,5 +42,6 @@ public struct DecodingNotice: Hashable, Sendable, CustomStringConvertible {
     /// The most characters a notice's ``message`` keeps; the rest is cut and marked "…".
     public static let longestMessage = 1_000
 
-    public var description: String { "\(kind): \(message) at \(path)" }
+    /// A notice about the whole reply says so in brackets, so that "at $" is not read as part of its sentence.
+    public var description: String { path == .root ? "\(kind): \(message) (at $, the whole reply)" : "\(kind): \(message) at \(path)" }
 }
