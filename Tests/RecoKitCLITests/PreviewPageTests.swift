@@ -41,12 +41,14 @@ struct PreviewPageTests {
         #expect(html.contains("Reteno replies carry neither a title nor a currency."))
     }
 
-    @Test func trackingRequestBodiesAreIndentedAndDoNotWrapMidToken() throws {
+    /// Indented as JSON, and wrapped rather than clipped: a long line (the POST address, Reteno's
+    /// `occurred`) breaks inside the box, keeping its indentation.
+    @Test func trackingRequestBodiesAreIndentedAndWrapInsideTheirBox() throws {
         let folder = try Self.preview([CLI.payload("segmentify-v3")])
         defer { try? FileManager.default.removeItem(at: folder) }
         let html = try Self.page(folder, "segmentify-v3.html")
         #expect(html.contains("Origin: YOUR_DOMAIN\n\n[\n  {\n    &quot;instanceId&quot;: &quot;scn_6551a0b7c3d2e101&quot;,\n"))
-        #expect(html.contains(".request pre{white-space:pre;overflow-wrap:normal;overflow-x:auto}"))
+        #expect(html.contains(".request pre{white-space:pre-wrap;overflow-wrap:anywhere}"))
     }
 
     @Test func theTextRenderingOfATurkishReplyHasNoEnglishWords() throws {

@@ -51,7 +51,7 @@ enum PreviewPageTemplates {
           table.payloads .pill{white-space:normal;overflow-wrap:anywhere}
           table.payloads td::before{content:attr(data-label);font-size:.75rem;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}
         }
-        .request pre{white-space:pre;overflow-wrap:normal;overflow-x:auto}
+        .request pre{white-space:pre-wrap;overflow-wrap:anywhere}
         img[data-unavailable]{object-fit:contain;background:#f6f8fa}
         .renderings{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,460px),1fr));gap:1rem}
         .rendering{margin:0;min-width:0;border:1px solid var(--line);border-radius:10px;overflow:hidden;background:var(--paper)}
