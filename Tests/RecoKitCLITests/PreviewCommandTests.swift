@@ -50,7 +50,7 @@ struct PreviewCommandTests {
             #expect(page.components(separatedBy: "class=\"reco \(layout)\"").count == 3, "\(layout) once per widget")
         }
         #expect(page.components(separatedBy: "<table role=\"presentation\" width=\"100%\" cellpadding=\"0\" cellspacing=\"0\" border=\"0\" style=\"width:100%;max-width:600px").count == 3)
-        #expect(page.contains("<pre>Günün Fırsatları\n\n1. Nike Academy Futbol Topu"), "the text rendering, escaped into a pre")
+        #expect(page.contains("<pre>Deals of the Day\n\n1. Nike Academy Futbol Topu"), "the text rendering, escaped into a pre, titled in English")
         #expect(page.contains("Decoding report"))
         #expect(page.contains("Tracking requests"))
         #expect(page.components(separatedBy: "POST https://YOUR_DATA_CENTER.segmentify.com/add/events/v1.json?apiKey=YOUR_API_KEY").count == 7,

@@ -41,6 +41,20 @@ struct PreviewPageTests {
         #expect(html.contains("Reteno replies carry neither a title nor a currency."))
     }
 
+    /// Widget titles are in the page's language, English, unless `--lang` asks for another the vendor sent.
+    @Test func titlesAreEnglishUnlessLangAsksOtherwise() throws {
+        let english = try Self.preview([CLI.payload("segmentify-product-page")])
+        defer { try? FileManager.default.removeItem(at: english) }
+        let page = try Self.page(english, "segmentify-product-page.html")
+        #expect(page.contains(">1. You May Also Like<") && page.contains(">4. Picked for You<"))
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CLI.run(["preview", CLI.payload("segmentify-product-page"), "--lang", "TR", "-o", folder.path])
+        #expect(result.status == 0, "\(result.err)")
+        let turkish = try Self.page(folder, "segmentify-product-page.html")
+        #expect(turkish.contains(">1. Bunlar da İlginizi Çekebilir<") && turkish.contains(">4. Size Özel Öneriler<"))
+    }
+
     /// Indented as JSON, and wrapped rather than clipped: a long line (the POST address, Reteno's
     /// `occurred`) breaks inside the box, keeping its indentation.
     @Test func trackingRequestBodiesAreIndentedAndWrapInsideTheirBox() throws {

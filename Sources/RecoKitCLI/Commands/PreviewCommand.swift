@@ -8,7 +8,7 @@ enum PreviewCommand: Command {
     static let name = "preview"
     static let summary = "Write a static HTML gallery of payloads in every built-in template"
     static let usage = """
-        Usage: recokit preview [PAYLOAD...] [-o DIR] [--currency CODE]
+        Usage: recokit preview [PAYLOAD...] [-o DIR] [--lang CODE] [--currency CODE]
 
         Writes DIR/index.html, listing every payload, and one page per payload showing each widget
         in every built-in template (carousel, grid, list, email, and the text rendering), the
@@ -21,6 +21,8 @@ enum PreviewCommand: Command {
                              the current folder or one of its parents)
         Options:
           -o, --output DIR   where to write (default: preview)
+          --lang CODE        the language of widget titles where the vendor sends several (default EN,
+                             the page's own language)
           --currency CODE    the currency of products that do not say theirs (default USD: Reteno's replies
                              name none; the page says so)
 
@@ -33,7 +35,7 @@ enum PreviewCommand: Command {
         """
 
     static func run(_ words: [String]) async throws -> Int32 {
-        let arguments = try Arguments(words, options: ["output", "currency", PreviewProcess.pageOption], flags: [])
+        let arguments = try Arguments(words, options: ["output", "currency", "lang", PreviewProcess.pageOption], flags: [])
         if let page = arguments.value(PreviewProcess.pageOption) {
             return try previewOnePage(page, arguments)
         }
@@ -53,7 +55,8 @@ enum PreviewCommand: Command {
             Console.error("error: cannot write the preview to \(output.path): \(problem)")
             return 1
         }
-        let gallery = PreviewGallery(files: files, output: output, renderer: WidgetRenderer(defaultCurrency: arguments.value("currency") ?? "USD"))
+        var gallery = PreviewGallery(files: files, output: output, renderer: WidgetRenderer(defaultCurrency: arguments.value("currency") ?? "USD"))
+        gallery.language = arguments.value("lang") ?? "EN"
         let payloads: [PreviewEntry]
         do {
             payloads = try gallery.write()
@@ -93,6 +96,7 @@ enum PreviewCommand: Command {
         var gallery = PreviewGallery(files: [file], output: URL(fileURLWithPath: folder, isDirectory: true),
                                      renderer: WidgetRenderer(defaultCurrency: arguments.value("currency")))
         gallery.isolated = false
+        gallery.language = arguments.value("lang") ?? "EN"
         let entry: PreviewEntry
         do { entry = try gallery.writePage(for: file, page: page) } catch let failure as ReplacedFile.Failure {
             Console.error("error: \(failure) (the file is as it was)")

@@ -28,6 +28,8 @@ struct PreviewGallery {
     let output: URL
     /// The renderer for widgets.
     let renderer: WidgetRenderer
+    /// The language of widget titles where a vendor sends several (Segmentify's `EN`, `TR`).
+    var language = "EN"
 
     /// Whether each payload is previewed in a process of its own (see ``PreviewProcess``), so that one
     /// that crashes costs only its own page. The command does; a child previewing one page does not.
@@ -49,12 +51,12 @@ struct PreviewGallery {
             while usedPages.contains(page) { page = PreviewPayload.pageName(for: file, suffix: suffix); suffix += 1 }
             usedPages.insert(page)
             guard isolated else {
-                var payload = PreviewPayload.read(file, page: page)
+                var payload = PreviewPayload.read(file, page: page, language: language)
                 entries.append(try writePage(&payload, pages: pages, style: style))
                 continue
             }
             do {
-                entries.append(try PreviewProcess.preview(file, page: page, output: output, currency: renderer.defaultCurrency))
+                entries.append(try PreviewProcess.preview(file, page: page, output: output, currency: renderer.defaultCurrency, language: language))
             } catch {
                 // The child died: its page says so, written here without reading the payload again.
                 var payload = PreviewPayload(file: file, page: page, vendor: nil, outcome: .failed(error.description))
@@ -71,7 +73,7 @@ struct PreviewGallery {
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let pages = try TemplateLibrary(templates: PreviewPageTemplates.sources)
         let style = (try? renderer.library.render("reco-style", .null)) ?? ""
-        var payload = PreviewPayload.read(file, page: page)
+        var payload = PreviewPayload.read(file, page: page, language: language)
         return try writePage(&payload, pages: pages, style: style)
     }
 

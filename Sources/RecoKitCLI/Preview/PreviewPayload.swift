@@ -87,7 +87,7 @@ extension PreviewPayload {
     static let standInTitle = "Recommended for you"
 
     /// Reads and decodes a payload file; never throws: a failure becomes the outcome.
-    static func read(_ file: String, page: String) -> PreviewPayload {
+    static func read(_ file: String, page: String, language: String) -> PreviewPayload {
         let source = PayloadFile(path: file)
         var kind: VendorPayloadKind?
         do {
@@ -96,7 +96,7 @@ extension PreviewPayload {
             if let kind, !kind.carriesRecommendations {
                 return PreviewPayload(file: file, page: page, vendor: kind.vendor.rawValue, outcome: .other(try document.describe(kind: kind)))
             }
-            let reply = try source.decode(document, title: standInTitle)
+            let reply = try source.decode(document, language: language, title: standInTitle)
             var payload = PreviewPayload(file: file, page: page, vendor: kind?.vendor.rawValue ?? reply.widgets.first?.vendor.rawValue, outcome: .recommendations(reply))
             payload.isSearch = kind == .segmentifySearch
             return payload

@@ -18,11 +18,12 @@ enum PreviewProcess {
 
     /// Runs the child for `file` and returns its entry.
     /// - Throws: ``Failure`` saying how the child ended (a signal, an exit status) when it printed no entry.
-    static func preview(_ file: String, page: String, output: URL, currency: String?) throws(Failure) -> PreviewEntry {
+    static func preview(_ file: String, page: String, output: URL, currency: String?, language: String) throws(Failure) -> PreviewEntry {
         let process = Process()
         process.executableURL = executable()
         var arguments = ["preview", "--\(pageOption)", page, "-o", output.path]
         if let currency { arguments += ["--currency", currency] }
+        arguments += ["--lang", language]
         process.arguments = arguments + ["--", file]
         let stdout = Pipe()
         process.standardOutput = stdout
