@@ -79,7 +79,10 @@ struct ReadmePageExampleTests {
             let page = ProductPage(gate: ImpressionGate(initialConsent: .granted) { _ in }, reteno: server.base, noBlock: { reasons.append($0) })
             let html = try await page.blocks(productId: "240-LV09", cookie: "c", visitor: InteractionContext(userId: "u", sessionId: "s"), headers: [])
             #expect(html == "")
-            #expect(reasons.all.map(\.kind) == [.httpStatus])      // the reason reaches the page's logger
+            // The reason reaches the page's logger: the vendor's 500, or, on a machine too busy to see it
+            // within the example's 300 ms, the budget.
+            #expect(reasons.all.count == 1)
+            #expect(reasons.all.allSatisfy { $0.kind == .httpStatus || $0.kind == .outOfBudget }, "\(reasons.all)")
         }
     }
 }

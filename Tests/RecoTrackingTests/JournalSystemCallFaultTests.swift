@@ -49,7 +49,7 @@ extension IntegrationSuite {
         final class Round {
             let server: ScriptedServer
             let directory = Fixtures.temporaryDirectory()
-            let log = Fixtures.temporaryDirectory().appendingPathExtension("log")
+            let log = Fixtures.temporaryFile(extension: "log")
 
             init() throws { server = try ScriptedServer() }
 
@@ -288,7 +288,7 @@ extension IntegrationSuite.JournalSystemCallFaultTests {
             first.feed((1...10).map { Self.line(round: 1, number: $0) })
             #expect(first.wait() == 0, "\(first.stderr)")
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("checkpoint").path))
-            let log = Fixtures.temporaryDirectory().appendingPathExtension("log")
+            let log = Fixtures.temporaryFile(extension: "log")
             defer { try? FileManager.default.removeItem(at: log) }
             let fault = try JournalFaultShim.call(1, named: "open", on: "checkpoint", error: "EIO", repeat: 1, directory: directory, log: log)
             let relay = try RelayProcess(common + ["--deadline", "10"], environment: fault)
@@ -320,7 +320,7 @@ extension IntegrationSuite.JournalSystemCallFaultTests {
             let first = try RelayProcess(common)
             first.feed((1...5).map { Self.line(round: 1, number: $0) })
             #expect(first.wait() == 0, "\(first.stderr)")
-            let log = Fixtures.temporaryDirectory().appendingPathExtension("log")
+            let log = Fixtures.temporaryFile(extension: "log")
             defer { try? FileManager.default.removeItem(at: log) }
             let fault = try JournalFaultShim.call(1, named: "open", on: directory.lastPathComponent, error: error, repeat: 1, directory: directory, log: log)
             let words = error == "EIO" ? "Input/output error" : "No space left on device"

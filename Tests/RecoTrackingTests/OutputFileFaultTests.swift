@@ -57,7 +57,7 @@ extension IntegrationSuite {
         /// Runs `recokit` with `arguments`, under `fault` when given; its status and stderr once it exited
         /// (it must exit, not crash).
         static func recokit(_ arguments: [String], fault: Fault?, folder: URL) throws -> (status: Int32, stderr: String) {
-            let log = Fixtures.temporaryDirectory().appendingPathExtension("log")
+            let log = Fixtures.temporaryFile(extension: "log")
             defer { try? FileManager.default.removeItem(at: log) }
             let environment = try fault.map {
                 try JournalFaultShim.call(1, named: $0.name, on: $0.file, error: $0.error, repeat: 1, directory: folder, log: log)

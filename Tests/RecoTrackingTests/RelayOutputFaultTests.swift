@@ -175,7 +175,7 @@ extension IntegrationSuite {
         @Test func aClosedStandardErrorLeavesTheAcknowledgementsAndTheJournalClean() async throws {
             let server = try await ScriptedServer.started()
             let directory = Fixtures.temporaryDirectory()
-            let acks = Fixtures.temporaryDirectory().appendingPathExtension("jsonl")
+            let acks = Fixtures.temporaryFile(extension: "jsonl")
             defer {
                 server.stop()
                 try? FileManager.default.removeItem(at: directory)

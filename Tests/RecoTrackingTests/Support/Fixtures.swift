@@ -20,6 +20,11 @@ enum Fixtures {
                       rawProducts: products)
     }
 
+    /// A path for a temporary file (nothing is created there), removed by the caller.
+    static func temporaryFile(extension pathExtension: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("recokit-tracking-\(UUID().uuidString).\(pathExtension)")
+    }
+
     /// A temporary directory removed by the caller.
     static func temporaryDirectory() -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("recokit-tracking-\(UUID().uuidString)")

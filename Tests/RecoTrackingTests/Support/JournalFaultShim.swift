@@ -33,11 +33,19 @@ enum JournalFaultShim {
         var testDescription: String { rawValue }
     }
 
+    /// Where the shim is built, once per test process; removed when the process exits (every child that
+    /// loads it has ended by then).
+    static let folder: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recokit-shim-\(UUID().uuidString)")
+        atexit { try? FileManager.default.removeItem(at: JournalFaultShim.folder) }
+        return folder
+    }()
+
     /// The built shim, or why it could not be built.
     static let built: Result<URL, TestFailure> = {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/journal-faults.c")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recokit-shim-\(UUID().uuidString)")
+        let folder = Self.folder
         let library = folder.appendingPathComponent("journal-faults.so")
         var candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/clang" }
         candidates += ["/opt/swift/usr/bin/clang", "/usr/bin/cc"]
