@@ -1,7 +1,6 @@
 // swift-tools-version: 6.0
 // RecoKit's companions that need a package dependency, one product each, in one package so that they
-// share one build of SwiftNIO: the AsyncHTTPClient transport, the PostgreSQL store and `recokit-postgres`,
-// and metrics through swift-metrics. The root package (by path) keeps zero dependencies.
+// share one build of SwiftNIO: the AsyncHTTPClient transport and metrics through swift-metrics. The root package (by path) keeps zero dependencies.
 import PackageDescription
 
 let package = Package(
