@@ -349,12 +349,14 @@ public enum Relay {
                     continue
                 }
                 guard case .text(let line) = entry else {
-                    if case .tooLong(let bytes) = entry {
-                        reading.malformed += 1
-                        let reason = "a line of \(bytes) bytes, more than \(RelayInput.maximumLineBytes) (the \(noun)'s largest record)"
-                        Console.error("relay: line \(lineNumber): \(reason), skipped")
-                        acks.add(.refused(line: lineNumber, reason: reason))
+                    let reason = switch entry {
+                    case .tooLong(let bytes): "a line of \(bytes) bytes, more than \(RelayInput.maximumLineBytes) (the \(noun)'s largest record)"
+                    case .invalidUTF8(let offset): "invalid UTF-8 at byte \(offset + 1) of the line"
+                    case .text: ""
                     }
+                    reading.malformed += 1
+                    Console.error("relay: line \(lineNumber): \(reason), skipped")
+                    acks.add(.refused(line: lineNumber, reason: reason))
                     continue
                 }
                 if line.allSatisfy(\.isWhitespace) { continue }

@@ -19,6 +19,9 @@ final class RelayInput: @unchecked Sendable {
         case text(String)
         /// A line of this many bytes, more than ``maximumLineBytes``: refused.
         case tooLong(bytes: Int)
+        /// A line whose bytes are not UTF-8, the first bad one at this offset (from 0): refused, never
+        /// repaired (two ids differing only in their bad bytes would reach the vendor as one).
+        case invalidUTF8(offset: Int)
     }
 
     /// The longest line kept: the journal's largest record (4 MiB) could not hold more.
@@ -109,7 +112,7 @@ final class RelayInput: @unchecked Sendable {
                 partial.removeAll(keepingCapacity: dropped == 0)
                 dropped = 0
             }
-            return dropped > 0 ? (.tooLong(bytes: dropped), 0) : (.text(Self.line(partial)), partial.count)
+            return dropped > 0 ? (.tooLong(bytes: dropped), 0) : (Self.line(partial), partial.count)
         }
         var draining = false
         var drained = 0
@@ -156,10 +159,15 @@ final class RelayInput: @unchecked Sendable {
         }
     }
 
-    /// A line without its `\r` (a `\r\n` ending), decoded as UTF-8 (invalid bytes become U+FFFD).
-    private static func line(_ bytes: [UInt8]) -> String {
-        if bytes.last == UInt8(ascii: "\r") { return String(decoding: bytes.dropLast(), as: UTF8.self) }
-        return String(decoding: bytes, as: UTF8.self)
+    /// A line without its `\r` (a `\r\n` ending), decoded as UTF-8, or where its first byte that is not.
+    private static func line(_ bytes: [UInt8]) -> Line {
+        let content = bytes.last == UInt8(ascii: "\r") ? bytes.dropLast() : bytes[...]
+        if let text = String(validating: content, as: UTF8.self) { return .text(text) }
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = content.makeIterator()
+        var offset = 0
+        while case .valid(let scalar) = parser.parseScalar(from: &iterator) { offset += scalar.count }
+        return .invalidUTF8(offset: offset)
     }
 
     /// Ends the input where it stands: ``next()`` answers nil from now on, at once if it waits, and lines

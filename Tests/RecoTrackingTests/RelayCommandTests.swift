@@ -6,6 +6,33 @@ extension IntegrationSuite {
     /// `recokit relay` and `recokit journal` as a user runs them.
     @Suite("recokit relay and recokit journal", .serialized)
     struct RelayCommandTests {
+        /// A line that is not UTF-8 is refused, never repaired: `u\xFF` and `u\xFE` repaired to U+FFFD would
+        /// reach the vendor as one visitor.
+        @Test func aLineThatIsNotUTF8IsRefusedNotRepaired() async throws {
+            let server = try await ScriptedServer.started()
+            let directory = Fixtures.temporaryDirectory()
+            defer {
+                server.stop()
+                try? FileManager.default.removeItem(at: directory)
+            }
+            let relay = try RelayProcess(["relay", "--journal", directory.path, "--vendor", "segmentify", "--endpoint",
+                                          server.base.absoluteString, "--api-key", "k", "--deadline", "20"])
+            func line(_ user: [UInt8], _ product: String) -> [UInt8] {
+                Array(#"{"type":"click","instanceId":"rec_pdp_1","productId":""#.utf8) + Array(product.utf8)
+                    + Array(#"","sessionId":"s1","userId":""#.utf8) + user + Array("\"}\n".utf8)
+            }
+            let bytes = line(Array("u1".utf8), "P-1") + line([0x75, 0xFF], "P-2") + line([0x75, 0xFE], "P-3") + line(Array("u1".utf8), "P-4")
+            relay.writeNow(bytes: bytes)
+            relay.closeInput()
+            #expect(relay.wait() == 1, "refused lines make a failing exit once the rest is delivered")
+            #expect(relay.refused.keys.sorted() == [2, 3])
+            // Counted from 1: the bytes before the user id (the line without its user id and its `"}\n` end), `u`, then the bad byte.
+            let offset = (line([], "P-2").count - 3) + 2
+            #expect(relay.refused[2] == "invalid UTF-8 at byte \(offset) of the line", "\(relay.refused)")
+            #expect(relay.stderr.contains("relay: line 3: invalid UTF-8 at byte \(offset) of the line, skipped"))
+            #expect(Set(try await server.received().map(\.product)) == ["P-1", "P-4"])
+        }
+
         @Test func malformedLinesAreReportedWithTheirNumbersAndSkipped() async throws {
             let server = try await ScriptedServer.started()
             let directory = Fixtures.temporaryDirectory()

@@ -106,8 +106,11 @@ final class RelayProcess: @unchecked Sendable {
     /// Writes `text` to stdin now, returning once the pipe has taken it all (the child may not have
     /// read it yet); false when the child is gone.
     @discardableResult
-    func writeNow(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
+    func writeNow(_ text: String) -> Bool { writeNow(bytes: Array(text.utf8)) }
+
+    /// Writes `bytes` to stdin now, as ``writeNow(_:)`` does: for input that is not UTF-8.
+    @discardableResult
+    func writeNow(bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let wrote = bytes[offset...].withUnsafeBytes { Glibc.write(input.fileHandleForWriting.fileDescriptor, $0.baseAddress!, $0.count) }
