@@ -34,6 +34,25 @@ import FoundationNetworking
 /// takes effect: 1 MB of gzip holding 1 GB is given up at the limit, but about 1 GB was held on the way
 /// (measured over loopback). A server that fetches from peers it does not trust should bring a transport
 /// of its own (the Storefront sample's over AsyncHTTPClient reads with backpressure).
+///
+/// One reply header stops the whole process, and nothing here can prevent it: on Linux a reply whose
+/// `Content-Length` is from 9223372036854775296 to 9223372036854775807 (2^63 - 512 to `Int64.max`, the
+/// lengths whose `Double` rounds up to 2^63) kills the process with SIGILL inside Foundation, whatever
+/// its status (a 3xx too) and whatever the request. libcurl keeps any length that fits an `Int64`, and
+/// Foundation's header callback (`_EasyHandle.setupCallbacks()`, EasyHandle.swift lines 626-634 of
+/// swift-corelibs-foundation 6.3.1, unchanged to this day) reads it back for every header line through
+/// `CURLINFO_CONTENT_LENGTH_DOWNLOAD`, a `Double`, and converts it with `Int64(contentLength)` (line
+/// 697), which traps on 2^63. That runs on Foundation's thread, for the blank line that ends the
+/// headers, before the reply exists for any delegate: `urlSession(_:dataTask:didReceive:completionHandler:)`
+/// and the redirect callback come after it, Foundation sets neither of the libcurl options that would
+/// refuse such a length first (`CURLOPT_MAXFILESIZE`, `CURLOPT_IGNORE_CONTENT_LENGTH`) and exposes
+/// no way to set one, and no public API reaches the reply's bytes before libcurl does. Every other
+/// length is safe: negative or not a number is refused by libcurl (a `URLError` saying "Invalid
+/// Content-Length"), one past `Int64.max` is ignored (the body is read to the end of the connection),
+/// and one past the limit is given up at once (``TransportError/Kind/replyTooLarge``). A process that
+/// cannot trust every peer and proxy on the way to its vendors must send through another transport
+/// (RecoKit's AsyncHTTPClient one, in the `Integrations` package); `ReplyLengthTests` keeps the crash
+/// in a child process, so that a Foundation that no longer traps is noticed.
 public final class URLSessionTransport: Transport, @unchecked Sendable {
     /// The transport all trackers and clients share unless given another.
     public static let shared = URLSessionTransport()

@@ -18,18 +18,24 @@ package enum ChildTestProcess {
     package struct Outcome: Sendable {
         /// Whether it ended within its time; a child that did not was killed.
         package var ended: Bool
+        /// Its exit status, or the number of the signal that ended it when ``signalled``.
         package var status: Int32
+        /// Whether a signal ended it (a trap is `SIGILL` or `SIGTRAP`), rather than an exit.
+        package var signalled: Bool
         /// Its standard output and error, together.
         package var output: String
     }
 
     /// Runs the tests `filter` names (`Suite/test`) in a child process of this test binary, and waits
-    /// for it at most `limit` (a minute: the child shares the machine with the rest of the suite).
-    package static func run(_ filter: String, limit: Duration = .seconds(60)) async throws -> Outcome {
+    /// for it at most `limit` (a minute: the child shares the machine with the rest of the suite), with
+    /// `environment` added to this process's.
+    package static func run(_ filter: String, limit: Duration = .seconds(60),
+                            environment: [String: String] = [:]) async throws -> Outcome {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         child.arguments = ["--testing-library", "swift-testing", "--filter", filter]
-        child.environment = ProcessInfo.processInfo.environment.merging(["RECOKIT_TEST_CHILD": "1"]) { _, new in new }
+        child.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+            .merging(["RECOKIT_TEST_CHILD": "1"]) { _, new in new }
         // A file, not a pipe: a child killed here leaves its stand-in servers holding what they inherited.
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("recokit-test-child-\(UUID().uuidString).log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -45,6 +51,7 @@ package enum ChildTestProcess {
         if !ended { kill(child.processIdentifier, SIGKILL) }
         try await blockingWork { child.waitUntilExit() }
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return Outcome(ended: ended, status: child.terminationStatus, output: text)
+        return Outcome(ended: ended, status: child.terminationStatus,
+                       signalled: child.terminationReason == .uncaughtSignal, output: text)
     }
 }

@@ -27,6 +27,9 @@ final class VendorServer: @unchecked Sendable {
         var rate: Int?
         /// A `Location` header (for a redirect).
         var location: String?
+        /// The `Content-Length` announced instead of the body's own, written as given; the server closes
+        /// the connection after the body.
+        var length: String?
 
         enum Endless: String { case announced = "length", chunked }
 
@@ -43,6 +46,7 @@ final class VendorServer: @unchecked Sendable {
             if let endless { fields["endless"] = .string(endless.rawValue) }
             if let rate { fields["rate"] = .number(JSONNumber(text: String(rate))!) }
             if let location { fields["location"] = .string(location) }
+            if let length { fields["length"] = .string(length) }
             return .object(fields)
         }
     }

@@ -7,7 +7,8 @@
 /// body, waits, then sends the rest; `gate` holds the reply until `POST /_open {"gate":"name"}`, and `bodyGate` holds the second half of
 /// the body the same way. `"chunked":true` sends the body in chunks of `"chunkSize"` bytes with no
 /// length; `"endless":"length"` (a length of 1 TiB announced) or `"endless":"chunked"` streams spaces
-/// until the client goes, at `"rate"` bytes a second when given. `GET /_stats` answers `{"counts":{path:n},"maxConcurrent":{path:n},
+/// until the client goes, at `"rate"` bytes a second when given. `"length":"…"` announces that
+/// `Content-Length` (any text) instead of the body's, and closes the connection after the body. `GET /_stats` answers `{"counts":{path:n},"maxConcurrent":{path:n},
 /// "last":{path:body},"sent":{path:bytes of endless bodies},"streaming":{path:endless bodies under way}}`.
 enum VendorServerSource {
     static let python = #"""
@@ -100,7 +101,11 @@ class Handler(BaseHTTPRequestHandler):
                     self.wfile.write(b"%x\r\n" % len(piece) + piece + b"\r\n")
                 self.wfile.write(b"0\r\n\r\n")
                 return
-            self.send_header("Content-Length", str(len(data)))
+            if "length" in step:
+                self.send_header("Content-Length", step["length"])
+                self.close_connection = True
+            else:
+                self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             if step.get("bodyDelay") or step.get("bodyGate"):
                 half = len(data) // 2
