@@ -83,7 +83,7 @@ public enum VendorPayloads {
         case .retenoRecommendations:
             if let variantId { return try RetenoRecoms.decode(node: json, instanceId: variantId.description, title: title, limits: limits) }
             var reply = try RetenoRecoms.decode(node: json, instanceId: unnamedRetenoVariant, title: title, limits: limits)
-            reply.report.notices.append(DecodingNotice(
+            reply.report.add(DecodingNotice(
                 .unnamedVariant, at: .root,
                 "a Reteno reply does not name its variant: the widget's instanceId is \"\(unnamedRetenoVariant)\"; give the variant id (r{recomId}v{variantId}) to track it"))
             return reply
@@ -96,7 +96,7 @@ public enum VendorPayloads {
             var reply = search.recommendations
             if search.products.items.isEmpty {
                 let phase = search.campaign.phase == .beforeSearch ? "before search" : "after search"
-                reply.report.notices.append(DecodingNotice(
+                reply.report.add(DecodingNotice(
                     .emptyWidget, at: search.products.path, "the \(phase) reply (\(search.products.instanceId)) has no products to show"))
             }
             return reply

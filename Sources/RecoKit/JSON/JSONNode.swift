@@ -10,6 +10,10 @@ package protocol JSONNode: Sendable {
     var nodeElements: [Self]? { get }
     /// The keys (each once), when this is an object.
     var nodeKeys: [String]? { get }
+    /// The members, each key once with its value (the last one when the key is repeated, as the
+    /// subscript gives it), when this is an object: one pass, where a lookup per key would scan the
+    /// object each time.
+    var nodeMembers: [String: Self]? { get }
     /// Whether this is an object.
     var isObject: Bool { get }
     /// Whether this is `null`.
@@ -34,6 +38,7 @@ package protocol JSONNode: Sendable {
 extension JSONValue: JSONNode {
     package var nodeElements: [JSONValue]? { arrayValue }
     package var nodeKeys: [String]? { objectValue.map { Array($0.keys) } }
+    package var nodeMembers: [String: JSONValue]? { objectValue }
     package var isObject: Bool { if case .object = self { true } else { false } }
     package var kindPlaceholder: JSONValue { self }
     package var tree: JSONValue { self }
@@ -51,6 +56,17 @@ extension JSONView: JSONNode {
         unique.reserveCapacity(keys.count)
         for key in keys where !unique.contains(key) { unique.append(key) }
         return unique
+    }
+    package var nodeMembers: [String: JSONView]? {
+        guard kind == .object else { return nil }
+        var members: [String: JSONView] = [:]
+        let end = tape.next(index)
+        var cursor = index + 1
+        while cursor < end {
+            members[tape.string(cursor)] = JSONView(tape: tape, index: cursor + 1)
+            cursor = tape.next(cursor + 1)
+        }
+        return members
     }
     package var tree: JSONValue { value }
     package func rawProduct(at path: JSONPath) throws(PayloadError) -> RawProduct { try RawProduct(self, at: path) }

@@ -57,21 +57,21 @@ extension Recommendations where Product == RawProduct {
                     // The index as the vendor sent it: the last array index of the product's path.
                     var sentIndex = index
                     if case .index(let last)? = item.path.components.last { sentIndex = last }
-                    report.failures.append(ProductFailure(index: sentIndex, productId: item.raw.productId, instanceId: widget.instanceId, productPath: item.path, error: error))
+                    report.add(ProductFailure(index: sentIndex, productId: item.raw.productId, instanceId: widget.instanceId, productPath: item.path, error: error))
                 }
             }
             if filteredOut > 0 {
                 let list = filters.map(\.description).joined(separator: "; ")
-                report.notices.append(DecodingNotice(.filteredOut, at: widget.path, "\(filteredOut) of \(widget.items.count) products of \(widget.instanceId) did not pass the filters \(list)"))
+                report.add(DecodingNotice(.filteredOut, at: widget.path, "\(filteredOut) of \(widget.items.count) products of \(widget.instanceId) did not pass the filters \(list)"))
             }
             if items.isEmpty {
-                report.notices.append(DecodingNotice(.emptyWidget, at: widget.path, "\(widget.instanceId) has no products left to show"))
+                report.add(DecodingNotice(.emptyWidget, at: widget.path, "\(widget.instanceId) has no products left to show"))
                 continue
             }
             decodedWidgets.append(Widget(vendor: widget.vendor, instanceId: widget.instanceId, interactionId: widget.interactionId, title: widget.title, items: items, path: widget.path))
         }
         for field in fields.listedFields where !widgets.contains(where: { $0.items.contains { $0.raw[field] != nil } }) {
-            report.notices.append(DecodingNotice(.fieldNotFound, at: .root, "the selected field \"\(field)\" is in no product"))
+            report.add(DecodingNotice(.fieldNotFound, at: .root, "the selected field \"\(field)\" is in no product"))
         }
         return Recommendations<T>(widgets: decodedWidgets, report: report)
     }

@@ -37,7 +37,9 @@ enum DecodeCommand: Command {
           --json            Print JSON instead of the summary:
                             {"widgets":[{"vendor","instanceId","interactionId","title",
                               "products":[{"productId","position",...the product's fields}]}],
-                             "failures":[{"path","reason"}],"notices":[{"kind","path","message"}]}
+                             "failures":[{"path","reason"}],"notices":[{"kind","path","message"}],
+                             "unlisted":{"failures","notices":{kind:count}}} (only when a report
+                             counted more than the 1,000 failures or notices it lists)
         \(LimitsOption.help)
           --strict          Exit 1 when any product did not decode.
           -h, --help        Show this help.

@@ -67,6 +67,7 @@ enum RenderCommand: Command {
         let name = PayloadFile(path: payload).displayName
         for failure in reply.report.failures { Console.error("warning: \(name): \(failure)") }
         for notice in reply.report.notices { Console.error("note: \(name): \(notice)") }
+        if let unlisted = reply.report.unlistedSummary { Console.error("note: \(name): and \(unlisted)") }
         if reply.widgets.isEmpty { Console.error("note: \(name) has no widget to render") }
 
         let renderer = WidgetRenderer(library: library, defaultCurrency: arguments.value("currency"))

@@ -33,14 +33,15 @@ enum DecodeOutput {
             productRows(widget.items, into: &lines)
         }
         lines.add("")
-        let failures = reply.report.failures
-        if failures.isEmpty {
+        let report = reply.report
+        if report.failureCount == 0 {
             lines.add("Every product decoded.")
         } else {
-            lines.add("\(failures.count) product\(failures.count == 1 ? "" : "s") did not decode:")
-            for failure in failures { lines.add("  \(failure)") }
+            lines.add("\(report.failureCount) product\(report.failureCount == 1 ? "" : "s") did not decode:")
+            for failure in report.failures { lines.add("  \(failure)") }
         }
-        noticeLines(reply.report.notices, into: &lines)
+        noticeLines(report.notices, total: report.noticeCount, into: &lines)
+        if let unlisted = report.unlistedSummary { lines.add("And \(unlisted).") }
         out = lines.out
     }
 
@@ -53,6 +54,10 @@ enum DecodeOutput {
         JSONWriter.write(.array(failures), to: &text, style: .pretty, indent: 1)
         text += ",\n  \"notices\": "
         JSONWriter.write(.array(notices(reply.report.notices)), to: &text, style: .pretty, indent: 1)
+        if let unlisted = unlisted(reply.report) {
+            text += ",\n  \"unlisted\": "
+            JSONWriter.write(unlisted, to: &text, style: .pretty, indent: 1)
+        }
         text += ",\n  \"widgets\": "
         out.write(text)
         guard !reply.widgets.isEmpty else { out.write("[]\n}\n"); return }
@@ -156,9 +161,18 @@ enum DecodeOutput {
         notices.map { ["kind": .string($0.kind.name), "path": .string($0.path.description), "message": .string($0.message)] }
     }
 
-    private static func noticeLines<Sink: TextSink>(_ notices: [DecodingNotice], into lines: inout Lines<Sink>) {
+    /// `{"failures":3,"notices":{"duplicateEliminated":2000}}`: what the report counted but does not list
+    /// (past ``RecoKit/DecodingReport/mostListed``), nil when it lists everything.
+    private static func unlisted(_ report: DecodingReport) -> JSONValue? {
+        guard report.unlistedSummary != nil else { return nil }
+        var notices: [String: JSONValue] = [:]
+        for (kind, count) in report.unlistedNotices { notices[kind.name] = .number(JSONNumber(text: String(count))!) }
+        return ["failures": .number(JSONNumber(text: String(report.unlistedFailures))!), "notices": .object(notices)]
+    }
+
+    private static func noticeLines<Sink: TextSink>(_ notices: [DecodingNotice], total: Int? = nil, into lines: inout Lines<Sink>) {
         guard !notices.isEmpty else { return }
-        lines.add("Notices (\(notices.count)):")
+        lines.add("Notices (\(total ?? notices.count)):")
         for notice in notices { lines.add("  \(notice)") }
     }
 

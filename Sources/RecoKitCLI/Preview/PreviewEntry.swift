@@ -34,8 +34,8 @@ struct PreviewEntry: Codable, Equatable {
         }
         widgetCount = payload.widgets.count
         productCount = payload.widgets.reduce(0) { $0 + $1.items.count }
-        failureCount = payload.report.failures.count
-        noticeCount = payload.report.notices.count
+        failureCount = payload.report.failureCount
+        noticeCount = payload.report.noticeCount
         summary = payload.summary
         failed = payload.failed
     }

@@ -157,11 +157,11 @@ struct PreviewGallery {
             "detail": detail,
             "emptyReportNote": .string(emptyReportNote),
             "standIns": payload.vendor == "reteno" && !payload.widgets.isEmpty ? .string(Self.retenoStandIns(currency: renderer.defaultCurrency)) : .null,
-            "hasReport": .bool(!report.failures.isEmpty || !report.notices.isEmpty),
-            "reportOpen": .bool(report.failures.count + report.notices.count <= 5),
-            "reportSummary": .string("\(plural(report.failures.count, "failure")), \(plural(report.notices.count, "notice"))"),
-            "failures": .array(Self.reportLines(report.failures.map(\.description), noun: "failure")),
-            "notices": .array(Self.reportLines(report.notices.map(\.description), noun: "notice")),
+            "hasReport": .bool(report.failureCount > 0 || report.noticeCount > 0),
+            "reportOpen": .bool(report.failureCount + report.noticeCount <= 5),
+            "reportSummary": .string("\(plural(report.failureCount, "failure")), \(plural(report.noticeCount, "notice"))"),
+            "failures": .array(Self.reportLines(report.failures.map(\.description), total: report.failureCount, noun: "failure")),
+            "notices": .array(Self.reportLines(report.notices.map(\.description), total: report.noticeCount, noun: "notice")),
             "hasWidgets": .bool(!widgets.isEmpty),
             "widgetCapNote": widgetCapNote,
             "widgets": .array(widgets),
@@ -176,10 +176,15 @@ struct PreviewGallery {
     }
 
     /// The first ``reportLinesShown`` lines, then one saying how many more there are.
-    private static func reportLines(_ lines: [String], noun: String) -> [JSONValue] {
-        guard lines.count > reportLinesShown else { return lines.map(JSONValue.string) }
-        return lines.prefix(reportLinesShown).map(JSONValue.string)
-            + [.string("… and \(plural(lines.count - reportLinesShown, "more \(noun)")) not listed here (recokit decode lists them all)")]
+    /// The first lines of a report's list of `total` entries (the report itself lists at most
+    /// `DecodingReport.mostListed` of them), and how many more there were.
+    private static func reportLines(_ lines: [String], total: Int, noun: String) -> [JSONValue] {
+        let shown = min(lines.count, reportLinesShown)
+        guard total > shown else { return lines.map(JSONValue.string) }
+        let whereListed = total > lines.count
+            ? "recokit decode lists the first \(DecodingReport.mostListed) and counts the rest" : "recokit decode lists them all"
+        return lines.prefix(shown).map(JSONValue.string)
+            + [.string("… and \(plural(total - shown, "more \(noun)")) not listed here (\(whereListed))")]
     }
 
     private func widgetContext(_ whole: Widget<RawProduct>, index: Int) throws -> JSONValue {

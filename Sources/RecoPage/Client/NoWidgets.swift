@@ -138,9 +138,11 @@ public struct NoWidgets: Error, Sendable, CustomStringConvertible {
     static func firstLines(of report: DecodingReport, count: Int = 10) -> String {
         let failures = report.failures.prefix(count).map { "failure: \($0)" }
         let notices = report.notices.prefix(count - failures.count).map { "notice: \($0)" }
-        let total = report.failures.count + report.notices.count
+        let total = report.failureCount + report.noticeCount
         let shown = (failures + notices).joined(separator: "\n")
-        return total > count ? shown + "\n… and \(total - count) more (the report holds them all)" : shown
+        guard total > failures.count + notices.count else { return shown }
+        let held = report.unlistedSummary == nil ? "the report holds them all" : "the report lists the first \(DecodingReport.mostListed) of each and counts the rest"
+        return shown + "\n… and \(total - failures.count - notices.count) more (\(held))"
     }
 
     static func milliseconds(_ duration: Duration) -> String {

@@ -20,12 +20,12 @@ struct ProductBudget {
         if kept >= limits.productsPerReply {
             if !replyLimitReported {
                 replyLimitReported = true
-                report.notices.append(DecodingNotice(.limitReached, at: path, "the reply already holds \(limits.productsPerReply) products (ReplyLimits.productsPerReply); this and every later product is left out"))
+                report.add(DecodingNotice(.limitReached, at: path, "the reply already holds \(limits.productsPerReply) products (ReplyLimits.productsPerReply); this and every later product is left out"))
             }
             return false
         }
         if count >= limits.productsPerWidget {
-            report.notices.append(DecodingNotice(.limitReached, at: path, "\(instanceId) already holds \(limits.productsPerWidget) products (ReplyLimits.productsPerWidget); this and the rest of its products are left out"))
+            report.add(DecodingNotice(.limitReached, at: path, "\(instanceId) already holds \(limits.productsPerWidget) products (ReplyLimits.productsPerWidget); this and the rest of its products are left out"))
             return false
         }
         return true

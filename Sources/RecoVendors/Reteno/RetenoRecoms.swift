@@ -71,12 +71,12 @@ public enum RetenoRecoms {
                 products.append((try element.rawProduct(at: .root), path))
                 budget.take()
             } catch {
-                report.failures.append(ProductFailure(index: index, productId: element["productId"]?.scalarText, instanceId: id, productPath: path, error: error))
+                report.add(ProductFailure(index: index, productId: element["productId"]?.scalarText, instanceId: id, productPath: path, error: error))
             }
         }
         guard !products.isEmpty else {
             let why = elements.isEmpty ? "Reteno sent no products" : "none of its \(elements.count) products could be read"
-            report.notices.append(DecodingNotice(.emptyWidget, at: recomsPath, "\(id) has no products to show: \(why)"))
+            report.add(DecodingNotice(.emptyWidget, at: recomsPath, "\(id) has no products to show: \(why)"))
             return Recommendations(widgets: [], report: report)
         }
         let widget = Widget(vendor: .reteno, instanceId: id, interactionId: id, title: title, rawProducts: products, path: recomsPath)

@@ -11,10 +11,11 @@ struct SegmentifyBlock<Node: JSONNode>: Sendable {
         var path: JSONPath
     }
 
-    /// A dynamic item and the products it was answered with (nil when the reply holds none for it).
+    /// A dynamic item and the products it was answered with: the index of its list in ``lists`` (nil when
+    /// the reply holds none for it). Items that name the same source share one list.
     struct Source: Sendable {
         var item: SegmentifyDynamicItem
-        var list: ProductList?
+        var list: Int?
     }
 
     var instanceId: String
@@ -26,8 +27,10 @@ struct SegmentifyBlock<Node: JSONNode>: Sendable {
     /// `recommendedProducts["RECOMMENDATION_SOURCE_STATIC_ITEMS"]`, or element 0 of the v3 array form.
     var staticProducts: ProductList?
     var sources: [Source]
+    /// The product lists the dynamic items read, each once however many items name its key.
+    var lists: [ProductList]
     /// Things noticed while reading the block (lists nobody asks for, unreadable counts, unknown modes).
-    var notices: [DecodingNotice]
+    var report = DecodingReport()
     /// Where the block's item is.
     var path: JSONPath
 
@@ -36,7 +39,8 @@ struct SegmentifyBlock<Node: JSONNode>: Sendable {
     /// Reads the `params` of the item at `path`.
     /// - Throws: ``PayloadError`` with the JSON path for a missing `instanceId` or `actionId`, a value of
     ///   the wrong type, or invalid JSON inside `dynamicItems`, `staticItems` or `notificationTitleMap`.
-    init(item path: JSONPath, params node: Node?, language: String?, limits: ReplyLimits = .default) throws(PayloadError) {
+    init(item path: JSONPath, params node: Node?, language: String?, limits: ReplyLimits = .default,
+         work: inout DecodingWork) throws(PayloadError) {
         let paramsPath = path.appending(key: "params")
         guard let node else { throw .missingKey("params", at: path) }
         guard node.isObject else { throw .typeMismatch(expected: "an object", found: node.kindPlaceholder, at: paramsPath) }
@@ -44,7 +48,6 @@ struct SegmentifyBlock<Node: JSONNode>: Sendable {
         // repeated key gives its last value, as in a tree); the JSON inside strings is read as a node of
         // the same kind, so a tape's block makes no tree for it.
         self.path = path
-        notices = []
         instanceId = try Self.requiredText("instanceId", in: node, at: paramsPath)
         interactionId = try Self.requiredText("actionId", in: node, at: paramsPath)
         title = try Self.title(node["notificationTitle"]?.tree, map: node["notificationTitleMap"]?.tree, at: paramsPath, language: language)
@@ -56,7 +59,7 @@ struct SegmentifyBlock<Node: JSONNode>: Sendable {
         case let other?: throw .typeMismatch(expected: "an elimination mode string", found: other, at: eliminationPath)
         }
         if case .unknown(let mode) = elimination {
-            notices.append(DecodingNotice(.unknownElimination, at: eliminationPath, "\(instanceId) has the elimination mode \"\(mode)\", which is not known; nothing is eliminated"))
+            report.add(DecodingNotice(.unknownElimination, at: eliminationPath, "\(instanceId) has the elimination mode \"\(mode)\", which is not known; nothing is eliminated"))
         }
 
         // dynamicItems: JSON inside a string (or, leniently, the array itself).
@@ -64,6 +67,7 @@ struct SegmentifyBlock<Node: JSONNode>: Sendable {
         if let (list, listPath) = try Self.embeddedJSON(node["dynamicItems"], at: paramsPath.appending(key: "dynamicItems")) {
             guard let entries = list.nodeElements else { throw .typeMismatch(expected: "an array of dynamic items", found: list.kindPlaceholder, at: listPath) }
             items.reserveCapacity(entries.count)
+            work.examined += entries.count
             for (index, entry) in entries.enumerated() {
                 items.append(try SegmentifyDynamicItem(entry, at: listPath.appending(index: index), limits: limits))
             }
@@ -75,54 +79,72 @@ struct SegmentifyBlock<Node: JSONNode>: Sendable {
 
         let productsPath = paramsPath.appending(key: "recommendedProducts")
         let products = node["recommendedProducts"]
+        var lists: [ProductList] = []
         if products == nil || products!.isNull {
             staticProducts = nil
             sources = items.map { Source(item: $0, list: nil) }
-        } else if let lists = products, lists.isObject {
-            staticProducts = try Self.list(lists[Self.staticKey], at: productsPath.appending(key: Self.staticKey))
+        } else if let members = products?.nodeMembers {
+            // The object read once, and each key's list made once, however many items name it: a lookup
+            // and a list per item made a reply of many items quadratic.
+            work.examined += members.count
+            staticProducts = try Self.list(members[Self.staticKey], at: productsPath.appending(key: Self.staticKey), work: &work)
+            var listOfKey: [String: Int?] = [:]
             var sources: [Source] = []
             sources.reserveCapacity(items.count)
             for item in items {
-                sources.append(Source(item: item, list: try Self.list(lists[item.key], at: productsPath.appending(key: item.key))))
+                if let known = listOfKey[item.key] {
+                    sources.append(Source(item: item, list: known))
+                    continue
+                }
+                let list = try Self.list(members[item.key], at: productsPath.appending(key: item.key), work: &work)
+                let index = list.map { list -> Int in
+                    lists.append(list)
+                    return lists.count - 1
+                }
+                listOfKey[item.key] = index
+                sources.append(Source(item: item, list: index))
             }
             self.sources = sources
-            // The lists nobody asks for, each once, in key order (a block asks for a few: a plain search).
-            let unasked = (lists.nodeKeys ?? []).filter { key in key != Self.staticKey && !items.contains { $0.key == key } }
-            for key in unasked.sorted() {
-                notices.append(DecodingNotice(.skippedSource, at: productsPath.appending(key: key), "\(instanceId) was sent products under \"\(key)\", but no dynamic item asks for them"))
+            // The lists nobody asks for, each once, in key order.
+            for key in members.keys.sorted() where key != Self.staticKey && listOfKey.index(forKey: key) == nil {
+                report.add(DecodingNotice(.skippedSource, at: productsPath.appending(key: key), "\(instanceId) was sent products under \"\(key)\", but no dynamic item asks for them"))
             }
-        } else if let lists = products?.nodeElements {
+        } else if let all = products?.nodeElements {
             // v3: element 0 the static items, element i the products of dynamic item i-1.
-            staticProducts = try lists.isEmpty ? nil : Self.list(lists[0], at: productsPath.appending(index: 0))
+            work.examined += all.count
+            staticProducts = try all.isEmpty ? nil : Self.list(all[0], at: productsPath.appending(index: 0), work: &work)
             var sources: [Source] = []
+            sources.reserveCapacity(items.count)
             for (offset, item) in items.enumerated() {
                 let index = offset + 1
-                let list = index < lists.count ? try Self.list(lists[index], at: productsPath.appending(index: index)) : nil
-                sources.append(Source(item: item, list: list))
+                let list = index < all.count ? try Self.list(all[index], at: productsPath.appending(index: index), work: &work) : nil
+                if let list { lists.append(list) }
+                sources.append(Source(item: item, list: list == nil ? nil : lists.count - 1))
             }
             self.sources = sources
-            if lists.count > items.count + 1 {
-                for index in (items.count + 1)..<lists.count {
-                    notices.append(DecodingNotice(.skippedSource, at: productsPath.appending(index: index), "\(instanceId) was sent a product list at index \(index), but has only \(items.count) dynamic items"))
+            if all.count > items.count + 1 {
+                for index in (items.count + 1)..<all.count {
+                    report.add(DecodingNotice(.skippedSource, at: productsPath.appending(index: index), "\(instanceId) was sent a product list at index \(index), but has only \(items.count) dynamic items"))
                 }
             }
         } else {
             throw .typeMismatch(expected: "an object or an array of product lists", found: products?.kindPlaceholder, at: productsPath)
         }
+        self.lists = lists
 
         for source in sources where source.item.itemCount > 0 && source.list == nil {
-            notices.append(DecodingNotice(.skippedSource, at: source.item.path, "\(instanceId) has no products for \"\(source.item.key)\"; the source is skipped"))
+            report.add(DecodingNotice(.skippedSource, at: source.item.path, "\(instanceId) has no products for \"\(source.item.key)\"; the source is skipped"))
         }
         for source in sources {
             let countPath = source.item.path.appending(key: "itemCount")
             switch source.item.itemCountNote {
             case nil: break
             case .unreadable?:
-                notices.append(DecodingNotice(.skippedSource, at: countPath, "\(instanceId) has an itemCount for \"\(source.item.key)\" that is not a whole number; the source is skipped"))
+                report.add(DecodingNotice(.skippedSource, at: countPath, "\(instanceId) has an itemCount for \"\(source.item.key)\" that is not a whole number; the source is skipped"))
             case .negative(let text)?:
-                notices.append(DecodingNotice(.skippedSource, at: countPath, "\(instanceId) has a negative itemCount (\(Self.excerpt(text))) for \"\(source.item.key)\"; the source is skipped"))
+                report.add(DecodingNotice(.skippedSource, at: countPath, "\(instanceId) has a negative itemCount (\(Self.excerpt(text))) for \"\(source.item.key)\"; the source is skipped"))
             case .clamped(let text)?:
-                notices.append(DecodingNotice(.limitReached, at: countPath, "\(instanceId) asks for \(Self.excerpt(text)) products from \"\(source.item.key)\"; taken as the limit, \(limits.itemCount) (ReplyLimits.itemCount)"))
+                report.add(DecodingNotice(.limitReached, at: countPath, "\(instanceId) asks for \(Self.excerpt(text)) products from \"\(source.item.key)\"; taken as the limit, \(limits.itemCount) (ReplyLimits.itemCount)"))
             }
         }
     }
@@ -132,9 +154,10 @@ struct SegmentifyBlock<Node: JSONNode>: Sendable {
         text.count > 40 ? String(text.prefix(39)) + "…" : text
     }
 
-    private static func list(_ value: Node?, at path: JSONPath) throws(PayloadError) -> ProductList? {
+    private static func list(_ value: Node?, at path: JSONPath, work: inout DecodingWork) throws(PayloadError) -> ProductList? {
         guard let value, !value.isNull else { return nil }
         guard let elements = value.nodeElements else { throw .typeMismatch(expected: "an array of products", found: value.kindPlaceholder, at: path) }
+        work.examined += elements.count
         return ProductList(elements: elements, path: path)
     }
 

@@ -45,6 +45,16 @@ import Foundation
 /// ``ReplyLimits/productsPerReply``. Each is reported as a ``DecodingNotice/Kind/limitReached`` notice
 /// (a negative count as ``DecodingNotice/Kind/skippedSource``) with the JSON path, never an error.
 ///
+/// ## Cost
+/// Decoding is linear in the reply's bytes whatever its shape. Several dynamic items may name the same
+/// source; each reads its list from the start, as rule 2 says, but the list is read once per block: a
+/// position that an earlier item of the block examined is not examined again (with elimination it
+/// would be left out again; without, its product is the one already made). Each product passed over is
+/// reported once per block, and a report lists at most ``RecoKit/DecodingReport/mostListed`` failures
+/// and as many notices, counting the rest (``RecoKit/DecodingReport/unlistedNotices``). Without
+/// elimination, items that share a list show its products once each, as the vendor's library does: the
+/// products shown are bounded by ``ReplyLimits/productsPerWidget`` and ``ReplyLimits/productsPerReply``.
+///
 /// ## Reported, never fatal
 /// In ``Recommendations/report``:
 /// - an item of another type (`sendBannerDetails`, …) or without a type: ``DecodingNotice/Kind/skippedItem``;
@@ -89,8 +99,26 @@ public enum SegmentifyRecommendations {
         try decode(node: json, language: language, limits: limits)
     }
 
+    /// Decodes the bytes of a Segmentify reply as ``decode(_:language:limits:)-(Data,_,_)`` does, and adds
+    /// what decoding examined and made to `work` (for the tests and fuzz targets that check its cost).
+    @_spi(DecodingWork)
+    public static func decode(_ data: Data, language: String? = nil, limits: ReplyLimits = .default,
+                              work: inout DecodingWork) throws(PayloadError) -> Recommendations<RawProduct> {
+        guard let tape = try JSONTape.parse(data, limits: limits.json) else {
+            return try decode(node: JSONValue(parsing: data, limits: limits.json), language: language, limits: limits, work: &work)
+        }
+        return try decode(node: tape.root, language: language, limits: limits, work: &work)
+    }
+
     /// Decodes a reply from a tree or a tape.
     static func decode<Node: JSONNode>(node json: Node, language: String?, limits: ReplyLimits) throws(PayloadError) -> Recommendations<RawProduct> {
+        var work = DecodingWork()
+        return try decode(node: json, language: language, limits: limits, work: &work)
+    }
+
+    /// Decodes a reply from a tree or a tape, counting what it examines and makes in `work`.
+    static func decode<Node: JSONNode>(node json: Node, language: String?, limits: ReplyLimits,
+                                       work: inout DecodingWork) throws(PayloadError) -> Recommendations<RawProduct> {
         try SegmentifyStatus.check(node: json)
         let responsesPath = JSONPath.root.appending(key: "responses")
         guard let responses = json["responses"] else { throw .missingKey("responses", at: .root) }
@@ -107,40 +135,43 @@ public enum SegmentifyRecommendations {
                 throw .typeMismatch(expected: "an array of response items", found: group.kindPlaceholder, at: groupPath)
             }
             itemCount += items.count
+            work.examined += items.count
             for (itemIndex, item) in items.enumerated() {
                 let itemPath = groupPath.appending(index: itemIndex)
                 guard item.isObject else {
                     let error = PayloadError.typeMismatch(expected: "a response item object", found: item.kindPlaceholder, at: itemPath)
-                    report.notices.append(DecodingNotice(.invalidBlock, at: itemPath, "a response item that is not an object is skipped: \(error.message)", cause: error))
+                    report.add(DecodingNotice(.invalidBlock, at: itemPath, "a response item that is not an object is skipped: \(error.message)", cause: error))
                     continue
                 }
                 guard let type = item["type"]?.stringValue else {
-                    report.notices.append(DecodingNotice(.skippedItem, at: itemPath, "a response item without a type string is not a recommendation block"))
+                    report.add(DecodingNotice(.skippedItem, at: itemPath, "a response item without a type string is not a recommendation block"))
                     continue
                 }
                 guard type == "recommendProducts" else {
-                    report.notices.append(DecodingNotice(.skippedItem, at: itemPath, "a \(type) item is not a recommendation block"))
+                    report.add(DecodingNotice(.skippedItem, at: itemPath, "a \(type) item is not a recommendation block"))
                     continue
                 }
                 let block: SegmentifyBlock<Node>
                 do {
-                    block = try SegmentifyBlock(item: itemPath, params: item["params"], language: language, limits: limits)
+                    block = try SegmentifyBlock(item: itemPath, params: item["params"], language: language, limits: limits, work: &work)
                 } catch {
-                    report.notices.append(DecodingNotice(.invalidBlock, at: itemPath, "the block is skipped: \(error)", cause: error))
+                    report.add(DecodingNotice(.invalidBlock, at: itemPath, "the block is skipped: \(error)", cause: error))
                     continue
                 }
-                report.notices += block.notices
+                report.merge(block.report)
                 let products = assembly.assemble(block, report: &report)
                 if products.isEmpty {
-                    report.notices.append(DecodingNotice(.emptyWidget, at: itemPath, "\(block.instanceId) has no products to show, so it is not shown"))
+                    report.add(DecodingNotice(.emptyWidget, at: itemPath, "\(block.instanceId) has no products to show, so it is not shown"))
                     continue
                 }
                 widgets.append(Widget(vendor: .segmentify, instanceId: block.instanceId, interactionId: block.interactionId, title: block.title, rawProducts: products, path: itemPath))
             }
         }
         if itemCount == 0 {
-            report.notices.append(DecodingNotice(.noBlocks, at: responsesPath, "the reply holds no response items: no campaign answered the event"))
+            report.add(DecodingNotice(.noBlocks, at: responsesPath, "the reply holds no response items: no campaign answered the event"))
         }
+        work.examined += assembly.work.examined
+        work.decoded += assembly.work.decoded
         return Recommendations(widgets: widgets, report: report)
     }
 }

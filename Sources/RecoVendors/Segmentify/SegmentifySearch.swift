@@ -110,7 +110,7 @@ public enum SegmentifySearch {
                 products.append((try element.rawProduct(at: elementPath), elementPath))
                 budget.take()
             } catch {
-                report.failures.append(ProductFailure(index: index, productId: element["productId"]?.scalarText, instanceId: instanceId, path: error.path, reason: error.message))
+                report.add(ProductFailure(index: index, productId: element["productId"]?.scalarText, instanceId: instanceId, path: error.path, reason: error.message))
             }
         }
         return products
@@ -122,14 +122,14 @@ public enum SegmentifySearch {
     private static func groupsOf<Node: JSONNode>(_ value: Node?, at path: JSONPath, instanceId: String, budget: inout ProductBudget, report: inout DecodingReport) -> [SegmentifySearchGroup] {
         guard let value, !value.isNull else { return [] }
         guard let names = value.nodeKeys else {
-            report.notices.append(DecodingNotice(.unexpectedShape, at: path, "expected an object of product arrays by name, found \(value.kindPlaceholder.kindDescription); left out"))
+            report.add(DecodingNotice(.unexpectedShape, at: path, "expected an object of product arrays by name, found \(value.kindPlaceholder.kindDescription); left out"))
             return []
         }
         var groups: [SegmentifySearchGroup] = []
         for name in names.sorted() {
             let groupPath = path.appending(key: name)
             guard let member = value[name], member.nodeElements != nil else {
-                report.notices.append(DecodingNotice(.unexpectedShape, at: groupPath, "expected an array of products, found \(value[name]?.kindPlaceholder.kindDescription ?? "nothing"); left out"))
+                report.add(DecodingNotice(.unexpectedShape, at: groupPath, "expected an array of products, found \(value[name]?.kindPlaceholder.kindDescription ?? "nothing"); left out"))
                 continue
             }
             guard let products = try? productList(member, at: groupPath, instanceId: instanceId, budget: &budget, report: &report) else { continue }
