@@ -114,15 +114,7 @@ extension HTMLContextScanner {
                 valueByte(byte, at: offset)
             }
         case .rawText:
-            if Self.lower(byte) == rawTextEnd[rawTextMatched] {
-                rawTextMatched += 1
-                if rawTextMatched == rawTextEnd.count {
-                    tagName = []
-                    state = .endTagName
-                }
-            } else {
-                rawTextMatched = Self.lower(byte) == rawTextEnd[0] ? 1 : 0
-            }
+            stepRawText(byte)
         }
     }
 }

@@ -18,9 +18,13 @@ struct HTMLContextScanner {
     var tagName: [UInt8] = []
     var attributeName: [UInt8] = []
     var dashes = 0
+    /// In the text of a raw text element: its name, as text and as bytes.
     var rawTextTag = ""
-    var rawTextEnd: [UInt8] = []
-    var rawTextMatched = 0
+    var rawTextName: [UInt8] = []
+    /// In the text of a raw text element: the tokenizer's state there (see `HTMLContextScanner+RawText.swift`),
+    /// and the tag name read so far in an end tag or after `<!--<`.
+    var rawTextPhase = RawTextPhase.text
+    var rawTextBuffer: [UInt8] = []
     /// In an attribute value: the context the table gives it.
     private var valueContext = HTMLContext.Attribute.text
     /// In an attribute value: its static bytes so far, up to ``valueBytesKept`` (for a URL's written scheme,
@@ -94,7 +98,7 @@ struct HTMLContextScanner {
     /// Where the scanner stands, as far as a value's rule depends on it.
     private var place: [String] {
         var place = [isBetweenAttributes ? "between attributes" : "\(state)"]
-        if state == .rawText { place += [rawTextTag, "\(rawTextMatched)"] }
+        if state == .rawText { place += [rawTextTag, rawTextPlace] }
         if state != .data, state != .rawText, state != .comment, state != .bogusComment { place.append(tagString) }
         if isInValue || state == .beforeAttributeValue { place.append(String(decoding: attributeName, as: UTF8.self)) }
         return place + (document.first?.place ?? [])
@@ -134,6 +138,7 @@ struct HTMLContextScanner {
     mutating func ruleForValue(at offset: Int, raw: Bool = false) -> OutputRule {
         switch state {
         case .rawText:
+            if !takeValueInRawText(), !raw { refuse(rawTextValueRefusal, at: offset) }
             switch HTMLContext.text(of: rawTextTag) {
             case .script: return .script
             case .css: return .css(unquoted: false)
@@ -270,10 +275,7 @@ struct HTMLContextScanner {
         }
         tag = HTMLTagFacts()
         if state != .endTagName, HTMLContext.rawTextElements.contains(name) {
-            rawTextTag = name
-            rawTextEnd = Array("</\(name)".utf8)
-            rawTextMatched = 0
-            state = .rawText
+            startRawText(name)
         } else {
             state = .data
         }

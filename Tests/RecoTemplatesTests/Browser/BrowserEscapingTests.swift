@@ -24,6 +24,14 @@ struct BrowserEscapingTests {
         ("event handler", #"<img src="/reco-missing.png" alt="" onerror="var a = '{{v}}'; var b = &quot;{{v}}&quot;">"#),
         ("style attribute", #"<div style="color:{{v}};background:url({{v}});width:{{v}}">s</div><div style={{v}}>t</div>"#),
         ("style element", "<style>.reco-x{color:{{v}};background-image:url({{v}})} .reco-{{v}}{color:red}</style>"),
+        (
+            // Text a browser keeps inside the script or style: an end tag without whitespace, '/' or '>' after
+            // its name, and `</script>` inside `<!--<script>`, the double-escaped state.
+            "script and style past what only looks like their end",
+            #"<script>var z = "</scripts>"; var a = "{{v}}", b = "{{v}}";</script>"#
+                + "<script><!--\n" + #"var s = "<script>", t = "</script>"; var c = "{{v}}", d = "{{v}}";"# + "\n--></script>"
+                + #"<style>.reco-y{content:"</styles>"} .reco-x{color:{{v}}}</style>"#
+        ),
         ("srcdoc", #"<iframe srcdoc="<p>{{v}}</p><p title='{{v}}'>x</p>"></iframe>"#),
         ("meta content without http-equiv", #"<meta name="description" content="{{v}}"><meta property="og:url" content="{{v}}">"#),
         (
@@ -52,6 +60,7 @@ struct BrowserEscapingTests {
         "</textarea></title><img src=x onerror=top.pwn(N)>",
         "--><img src=x onerror=top.pwn(N)>",
         "');top.pwn(N);//",
+        ",x=top.pwn(N)//\\",
         #"");top.pwn(N);//"#,
         "top.pwn(N)",
         "expression(top.pwn(N))",
