@@ -34,12 +34,16 @@ package enum ChildTestProcess {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         child.arguments = ["--testing-library", "swift-testing", "--filter", filter]
+        // The child's temporary folder is one of its own, removed here: a child that crashes or is killed
+        // on purpose runs none of its clean-ups, and what it made must not stay behind.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recokit-test-child-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
         child.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-            .merging(["RECOKIT_TEST_CHILD": "1"]) { _, new in new }
+            .merging(["RECOKIT_TEST_CHILD": "1", "TMPDIR": folder.path]) { _, new in new }
         // A file, not a pipe: a child killed here leaves its stand-in servers holding what they inherited.
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("recokit-test-child-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: log) }
+        let log = folder.appendingPathComponent("output.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
         defer { try? output.close() }
         child.standardOutput = output

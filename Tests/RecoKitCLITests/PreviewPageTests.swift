@@ -107,7 +107,7 @@ struct PreviewPageTests {
         process.executableURL = URL(fileURLWithPath: browser)
         process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=3000", "--dump-dom", page.absoluteString]
         let dom = folder.appendingPathComponent("dom.html")
-        FileManager.default.createFile(atPath: dom.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: dom.path, contents: nil)
         let handle = try FileHandle(forWritingTo: dom)
         process.standardOutput = handle
         process.standardError = FileHandle.nullDevice

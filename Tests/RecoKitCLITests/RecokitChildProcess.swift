@@ -50,8 +50,8 @@ struct RecokitChildProcess {
         let outURL = folder.appendingPathComponent("stdout")
         let errURL = folder.appendingPathComponent("stderr")
         try stdin.write(to: inURL)
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
 
         let process = Process()
         process.executableURL = try executable()

@@ -35,8 +35,8 @@ struct RenderPreviewCLI {
         let scratch = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let outFile = scratch.appendingPathComponent("out"), errFile = scratch.appendingPathComponent("err")
-        FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
         let out = try FileHandle(forWritingTo: outFile), err = try FileHandle(forWritingTo: errFile)
         process.standardOutput = out
         process.standardError = err

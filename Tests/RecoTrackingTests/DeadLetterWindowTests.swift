@@ -205,7 +205,7 @@ extension DeadLetterRequeueTests {
             self.file = file
         }
         var location: String { storage.location }
-        func lock(exclusive: Bool) throws(JournalStorageError) { try storage.lock(exclusive: exclusive) }
+        func lock(exclusive: Bool) throws(JournalStorageError) { storage.lock(exclusive: exclusive) }
         func exists() -> Bool { storage.exists() }
         func list() throws(JournalStorageError) -> [String] { try storage.list() }
         func size(_ name: String) throws(JournalStorageError) -> Int? { try storage.size(name) }

@@ -153,7 +153,7 @@ extension IntegrationSuite {
         /// `stalled` tells whether the relay waits there.
         static func stallOpening(_ directory: URL) throws -> (environment: [String: String], stalled: @Sendable () -> Bool, release: @Sendable () -> Void) {
             let trigger = directory.deletingLastPathComponent().appendingPathComponent("stall-\(UUID().uuidString)")
-            FileManager.default.createFile(atPath: trigger.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: trigger.path, contents: nil)
             let marker = trigger.path + ".stalled"
             let environment = try JournalFaultShim.environment(.openStalls, directory: directory, trigger: trigger)
             return (environment, { FileManager.default.fileExists(atPath: marker) },

@@ -17,7 +17,7 @@ struct SlowDiskTests {
         let gate: Gate
         init(_ gate: Gate) { self.gate = gate }
         var location: String { storage.location }
-        func lock(exclusive: Bool) throws(JournalStorageError) { try storage.lock(exclusive: exclusive) }
+        func lock(exclusive: Bool) throws(JournalStorageError) { storage.lock(exclusive: exclusive) }
         func exists() -> Bool { storage.exists() }
         func list() throws(JournalStorageError) -> [String] { try storage.list() }
         func size(_ name: String) throws(JournalStorageError) -> Int? { try storage.size(name) }

@@ -75,7 +75,7 @@ struct SwiftCompiler {
         let main = folder.appendingPathComponent("main.swift")
         try Data(source.utf8).write(to: main)
         let log = folder.appendingPathComponent("log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         let process = Process()
         process.executableURL = try compiler()

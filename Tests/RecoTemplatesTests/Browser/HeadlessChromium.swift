@@ -32,7 +32,7 @@ struct HeadlessChromium {
         defer { try? FileManager.default.removeItem(at: profile) }
         let output = profile.appendingPathComponent("dom.html")
         try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let process = Process()
         process.executableURL = executable
         process.arguments = [

@@ -14,12 +14,21 @@ struct SpecCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(file): \(name)" }
     var id: String { "\(file)/\(name)" }
 
-    /// The folder holding the specification's JSON files, nil when it is not there.
-    static let folder: URL? = {
+    /// Where the specification's JSON files are looked for: `$RECOKIT_MUSTACHE_SPEC` when set, else
+    /// `../shared/mustache-spec/` beside the package folder.
+    static let expectedFolder: URL = {
+        if let path = ProcessInfo.processInfo.environment["RECOKIT_MUSTACHE_SPEC"], !path.isEmpty {
+            return URL(fileURLWithPath: path, isDirectory: true)
+        }
         let root = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let folder = root.deletingLastPathComponent().appendingPathComponent("shared/mustache-spec")
-        return FileManager.default.fileExists(atPath: folder.appendingPathComponent("sections.json").path) ? folder : nil
+        return root.deletingLastPathComponent().appendingPathComponent("shared/mustache-spec", isDirectory: true)
+    }()
+
+    /// The folder holding the specification's JSON files, nil when it is not there (``MustacheSpecTests``
+    /// then fails, saying where it looked: the suite never skips).
+    static let folder: URL? = {
+        FileManager.default.fileExists(atPath: expectedFolder.appendingPathComponent("sections.json").path) ? expectedFolder : nil
     }()
 
     static let coreFiles = ["comments", "delimiters", "interpolation", "inverted", "partials", "sections"]
@@ -66,10 +75,17 @@ struct SpecCase: Sendable, CustomTestStringConvertible {
     static let mainName = "spec-test"
 }
 
-@Suite(
-    "Mustache specification",
-    .enabled(if: SpecCase.folder != nil, "the Mustache specification is not in ../shared/mustache-spec/, so its tests are skipped"))
+@Suite("Mustache specification")
 struct MustacheSpecTests {
+    /// Without the specification's files every other test here has nothing to run: this one says so.
+    @Test("the specification's files are there")
+    func filesAreThere() {
+        #expect(SpecCase.folder != nil, """
+            the Mustache specification is not at \(SpecCase.expectedFolder.path) (no sections.json): \
+            put the spec's JSON files there (../shared/mustache-spec/ beside the package) or set RECOKIT_MUSTACHE_SPEC to their folder
+            """)
+    }
+
     @Test("core", arguments: SpecCase.load(SpecCase.coreFiles))
     func core(_ test: SpecCase) throws {
         try check(test)
