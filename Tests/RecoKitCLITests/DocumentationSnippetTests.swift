@@ -118,7 +118,7 @@ struct DocumentationSnippetTests {
         try #require(built.status == 0, "the example does not build:\n\(built.output)")
 
         let output = folder.appendingPathComponent("output")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
         let process = Process()
         process.executableURL = program
