@@ -25,7 +25,7 @@ public struct Template: Sendable {
         var compiler = try TemplateCompiler(source, name: name, escaping: escaping)
         let nodes = try compiler.compile()
         compiled = CompiledTemplate(
-            name: name, source: source, escaping: escaping, nodes: nodes,
+            name: name, source: source, escaping: escaping, nodes: nodes, arena: compiler.arena,
             names: compiler.names.table(), lookups: compiler.names.lookups, references: compiler.references)
     }
 
@@ -77,6 +77,8 @@ final class CompiledTemplate: Sendable {
     let source: String
     let escaping: TemplateEscaping
     let nodes: [Node]
+    /// Every node of ``nodes`` in a plain array (see ``NodeArena``).
+    let arena: NodeArena
     /// The names its nodes look up, by the numbers their ``Name/slot`` holds.
     let names: NameTable
     /// How many names its nodes look up (counting repeats, not counting partials').
@@ -85,13 +87,14 @@ final class CompiledTemplate: Sendable {
     let sizeHint: SizeHint
 
     init(
-        name: String, source: String, escaping: TemplateEscaping, nodes: [Node], names: NameTable,
+        name: String, source: String, escaping: TemplateEscaping, nodes: [Node], arena: NodeArena, names: NameTable,
         lookups: Int, references: [TemplateReference]
     ) {
         self.name = name
         self.source = source
         self.escaping = escaping
         self.nodes = nodes
+        self.arena = arena
         self.names = names
         self.lookups = lookups
         self.references = references

@@ -7,6 +7,8 @@ struct TemplateCompiler {
     private(set) var references: [TemplateReference] = []
     /// The names the template looks up, numbered as they are met.
     private(set) var names = NameTable.Builder()
+    /// Every node compiled, in a plain array the compiled template keeps (see ``NodeArena``).
+    private(set) var arena = NodeArena()
     /// Sections, inverted sections, parents and blocks open around the tokens being compiled.
     private var nesting = 0
 
@@ -48,11 +50,11 @@ struct TemplateCompiler {
             guard !text.isEmpty else { return }
             let node = TextNode(
                 text: String(decoding: text, as: UTF8.self), hasNewline: text.contains(0x0A), endsWithNewline: text.last == 0x0A)
-            if case .variable(let last)? = nodes.last, case let variable = last, variable.after.isEmpty {
+            if case .variable(let variable)? = nodes.last, variable.after.isEmpty {
                 // Text right after a value travels with it: one node to visit instead of two.
-                nodes[nodes.count - 1] = .variable(VariableNode(name: variable.name, rule: variable.rule, after: node))
+                nodes[nodes.count - 1] = .variable(arena.keep(VariableNode(name: variable.name, rule: variable.rule, after: node)))
             } else {
-                nodes.append(.text(node))
+                nodes.append(.text(arena.keep(node)))
             }
             text.removeAll(keepingCapacity: true)
         }
@@ -76,7 +78,7 @@ struct TemplateCompiler {
                     try checkHTML()
                     if token.kind == .variable { rule = contextual }
                 }
-                nodes.append(.variable(VariableNode(name: Name(token.name, in: &names), rule: rule)))
+                nodes.append(.variable(arena.keep(VariableNode(name: Name(token.name, in: &names), rule: rule))))
             case .section, .inverted:
                 flush()
                 let before = names.lookups
@@ -89,7 +91,7 @@ struct TemplateCompiler {
                 let section = SectionNode(
                     name: Name(token.name, in: &names), inverted: token.kind == .inverted, children: children, lookups: lookups,
                     location: location)
-                nodes.append(.section(section))
+                nodes.append(.section(arena.keep(section)))
                 index = token.partner
             case .partial:
                 flush()
@@ -98,10 +100,10 @@ struct TemplateCompiler {
                 if !token.isDynamic { references.append(TemplateReference(name: token.name, isParent: false, location: location)) }
                 nodes.append(
                     .partial(
-                        
+                        arena.keep(
                             PartialNode(
                                 name: token.name, dynamicName: token.isDynamic ? Name(token.name, in: &names) : nil,
-                                indentation: indentation(of: token), location: location)))
+                                indentation: indentation(of: token), location: location))))
             case .parent:
                 flush()
                 try requireTextLevel(token, what: "a parent")
@@ -109,18 +111,18 @@ struct TemplateCompiler {
                 references.append(TemplateReference(name: token.name, isParent: true, location: location))
                 var overrides: [String: BlockNode] = [:]
                 for child in try build((index + 1)..<token.partner) {
-                    if case .block(let block) = child, case let block = block, overrides[block.name] == nil {
+                    if case .block(let block) = child, overrides[block.name] == nil {
                         overrides[block.name] = block
                     }
                 }
                 nodes.append(
-                    .parent(ParentNode(name: token.name, overrides: overrides, indentation: indentation(of: token), location: location)))
+                    .parent(arena.keep(ParentNode(name: token.name, overrides: overrides, indentation: indentation(of: token), location: location))))
                 index = token.partner
             case .block:
                 flush()
                 try requireTextLevel(token, what: "a block")
                 let scannerBefore = html
-                nodes.append(.block(try block(at: index)))
+                nodes.append(.block(arena.keep(try block(at: index))))
                 try mergeHTML(skipped: scannerBefore, section: token)
                 index = token.partner
             case .close, .comment, .delimiters:
