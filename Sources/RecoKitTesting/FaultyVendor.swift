@@ -42,7 +42,8 @@ public final class FaultyVendor: @unchecked Sendable {
     private let listener: Int32
     private let lock = NSLock()
     private var random: SeededRandom
-    private var confirmedIds: Set<String> = []
+    /// How many whole `SUCCESS` replies carried each event id.
+    private var confirmations: [String: Int] = [:]
     private var answered: [Answer: Int] = [:]
     private var connections: [Int32] = []
     private var stopped = false
@@ -100,7 +101,7 @@ public final class FaultyVendor: @unchecked Sendable {
     /// `http://127.0.0.1:PORT`: a destination's base address (Segmentify's data center, Reteno's host).
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
     /// Ids of the events a whole `SUCCESS` reply confirmed.
-    public var confirmed: Set<String> { lock.withLock { confirmedIds } }
+    public var confirmed: Set<String> { lock.withLock { Set(confirmations.keys) } }
     /// How many requests got each answer.
     public var answers: [Answer: Int] { lock.withLock { answered } }
 
@@ -188,9 +189,19 @@ public final class FaultyVendor: @unchecked Sendable {
                 let json = reply
                 let reply = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n"
                     + (closing ? "Connection: close\r\n" : "") + "\r\n" + json
-                guard write(descriptor, reply) else { return }
+                // Counted before the reply leaves, so that a client which reads it and at once asks what
+                // was confirmed finds its events; taken back when the reply could not be written whole.
                 let ids = Self.eventIds(in: body)
-                lock.withLock { confirmedIds.formUnion(ids) }
+                lock.withLock { for id in ids { confirmations[id, default: 0] += 1 } }
+                guard write(descriptor, reply) else {
+                    lock.withLock {
+                        for id in ids {
+                            confirmations[id, default: 0] -= 1
+                            if confirmations[id] == 0 { confirmations[id] = nil }
+                        }
+                    }
+                    return
+                }
                 if closing { return }
             case .closeBeforeReply:
                 return
