@@ -3,7 +3,12 @@ import Foundation
 /// Why a transport gave up on a reply.
 ///
 /// ```swift
-/// catch let error as TransportError where error.kind == .replyTooLarge { /* the vendor sent too much */ }
+/// do {
+///     let reply = try await transport.send(request, timeout: .seconds(2))
+///     print(reply.status)
+/// } catch let error as TransportError where error.kind == .replyTooLarge {
+///     print(error)   // the vendor sent more than request.maxReplyBytes
+/// }
 /// ```
 public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
     /// What kind of failure this is; compare with the static members (`error.kind == .replyTooLarge`).

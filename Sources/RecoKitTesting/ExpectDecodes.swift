@@ -10,6 +10,14 @@ import Testing
 /// ``PayloadError``, which fails the test with what and where.
 ///
 /// ```swift
+/// import RecoKitTesting
+/// import Testing
+///
+/// struct Recommendation: RecommendableProduct {
+///     let productId: String
+///     let name: String
+/// }
+///
 /// @Test func ourModelReadsTheFeed() throws {
 ///     let data = try SamplePayloads.data(named: "reteno-recoms-full")
 ///     let reply = try expectDecodes(Recommendation.self, from: data, vendor: .reteno)

@@ -19,13 +19,19 @@ import Darwin
 /// picked again, so a test that sends a handful of requests meets them all.
 ///
 /// ```swift
-/// let vendor = try FaultyVendor(seed: seed)
+/// import RecoKitTesting
+/// import Testing
+///
+/// let vendor = try FaultyVendor(seed: 42)
 /// defer { vendor.stop() }
-/// let tracker = try Tracker(destination: SegmentifyDestination(dataCenter: vendor.baseURL, apiKey: "k", origin: "shop.example"),
-///                           configuration: configuration, transport: yourTransport)
-/// let ids = try interactions.map { try tracker.track($0).description }
-/// try tracker.flush()
-/// #expect(await tracker.waitUntilIdle(timeout: .seconds(120)))
+/// let tracker = Tracker(destination: SegmentifyDestination(dataCenter: vendor.baseURL, apiKey: "k", origin: "shop.example"),
+///                       store: JournalStore.memory(), transport: transport)   // yours, under test
+/// let ids = try await whileRunning(tracker) {
+///     let ids = try interactions.map { try tracker.track($0).description }
+///     try await tracker.flush()
+///     #expect(await tracker.waitUntilIdle(timeout: .seconds(120)))
+///     return ids
+/// }
 /// #expect(vendor.unconfirmed(ids).isEmpty, "\(vendor.answersInWords)")
 /// ```
 public final class FaultyVendor: @unchecked Sendable {

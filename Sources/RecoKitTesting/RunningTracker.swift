@@ -5,9 +5,12 @@ import RecoTracking
 /// and awaited before this returns, so nothing it started outlives the call.
 ///
 /// ```swift
-/// let tracker = Tracker(destination: destination, store: JournalStore.memory(), transport: vendor)
+/// import RecoKitTesting
+/// import Testing
+///
+/// let tracker = Tracker(destination: destination, store: JournalStore.memory(), transport: transport)
 /// try await whileRunning(tracker) {
-///     try tracker.track(.widgetView(of: widget, context: visitor))
+///     try tracker.track(.widgetView(of: widget, context: context))
 ///     #expect(await tracker.waitUntilIdle(timeout: .seconds(10)))
 /// }
 /// ```

@@ -3,26 +3,23 @@ import Foundation
 import Testing
 import RecoKitTesting
 
-/// Every Swift block of README.md and of the DocC catalogs compiles, read from the files themselves
-/// (nothing is copied into a test, so nothing can drift), and the README's first example runs as a
-/// program of its own from a folder outside the package and prints the output the README shows.
+/// Every Swift block of README.md, of the DocC catalogs and of the `///` comments under Sources/
+/// compiles, read from the files themselves (nothing is copied into a test, so nothing can drift), and
+/// the README's first example runs as a program of its own from a folder outside the package and prints
+/// the output the README shows.
 ///
 /// A README block must compile on its own, as a reader would paste it into a `main.swift`. A DocC
-/// article or a `///` comment may show a fragment that takes some values as given (a tracker, a
-/// visitor's context); each such block is listed in ``givens`` with the declarations it assumes, which
-/// are compiled before it.
+/// article may show a fragment that takes some values as given (a tracker, a visitor's context); each
+/// such block is listed in ``givens`` with the declarations it assumes, which are compiled before it.
+/// The `///` examples are fragments too; they are compiled together, in one run (``DocCommentProgram``).
 @Suite("Documentation snippets", .serialized)   // one swiftc at a time: the machine is shared
 struct DocumentationSnippetTests {
-    /// The source files whose `///` examples are compiled too.
-    static let documentedSources = ["Sources/RecoTracking/Engine/Tracker.swift"]
-
     /// Every block, in file order.
     static let snippets: [DocumentationSnippet] = {
         // README blocks that use the companion package (Integrations/) are compiled there, by its
         // ReadmeExamples target, which holds each one word for word and checks that it does.
         var all = ((try? DocumentationSnippet.inMarkdown("README.md")) ?? []).filter { $0.note?.hasPrefix(companionNote) != true }
         for file in DocumentationSnippet.doccArticles() { all += (try? DocumentationSnippet.inMarkdown(file)) ?? [] }
-        for file in documentedSources { all += (try? DocumentationSnippet.inDocComments(file)) ?? [] }
         return all
     }()
 
@@ -89,6 +86,17 @@ struct DocumentationSnippetTests {
             let usesCompanion = ["RecoKitAsyncHTTPClient", "RecoKitPostgres", "RecoKitMetrics"].contains { snippet.code.contains("import \($0)\n") }
             #expect(usesCompanion == (snippet.note?.hasPrefix(Self.companionNote) == true), "\(snippet): \(snippet.note ?? "no note")")
         }
+    }
+
+    /// Every `///` example of every file under Sources/ type-checks; all of them in one compiler run,
+    /// each in its own function that receives the common values (``DocCommentProgram/givenParameters``).
+    @Test func everyDocCommentExampleCompiles() async throws {
+        var snippets: [DocumentationSnippet] = []
+        for file in DocCommentProgram.sourceFiles() { snippets += try DocumentationSnippet.inDocComments(file) }
+        #expect(snippets.count >= 80, "only \(snippets.count) `///` examples found under Sources/")
+        let program = DocCommentProgram(snippets)
+        let outcome = try await blockingWork { try SwiftCompiler.typeCheck(program.source, warnings: false) }  // a fragment may leave a value unused
+        #expect(outcome.status == 0, "a `///` example does not compile:\n\(program.explain(outcome.output))")
     }
 
     @Test(arguments: snippets)

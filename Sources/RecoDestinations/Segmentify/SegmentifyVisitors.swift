@@ -15,11 +15,14 @@ import RecoTracking
 /// ``removeExpired()`` should free, for the length of the step. Time comes from an injectable clock.
 ///
 /// ```swift
+/// #if canImport(FoundationNetworking)
+/// import FoundationNetworking   // URLSession on Linux
+/// #endif
 /// let visitors = SegmentifyVisitors { count in
-///     let (body, _) = try await URLSession.shared.data(from: SegmentifyVisitors.keysURL(dataCenter: dc, apiKey: key, count: count))
+///     let (body, _) = try await URLSession.shared.data(from: SegmentifyVisitors.keysURL(dataCenter: dataCenter, apiKey: apiKey, count: count))
 ///     return try SegmentifyKeys.decode(body)
 /// }
-/// let ids = try await visitors.ids(for: cookie)
+/// let ids = try await visitors.ids(for: visitorCookie)   // your own long-lived cookie's value
 /// ```
 ///
 /// Concurrent calls for the same visitor share one key request.

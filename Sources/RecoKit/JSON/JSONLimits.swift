@@ -14,8 +14,11 @@
 /// ```swift
 /// var limits = JSONLimits.default
 /// limits.maximumInputBytes = 4 << 20                    // this vendor never sends more than 4 MB
-/// let json = try JSONValue(parsing: body, limits: limits)
-/// let reply = try VendorPayloads.decode(body, limits: limits)
+/// let json = try JSONValue(parsing: data, limits: limits)
+///
+/// var replyLimits = ReplyLimits.default                 // a vendor reply's: the JSON's, and its products'
+/// replyLimits.json = limits
+/// let reply = try VendorPayloads.decode(data, limits: replyLimits)
 /// ```
 ///
 /// The parser keeps its own stack of open arrays and objects (it does not recurse), so parsing costs no

@@ -2,6 +2,11 @@
 /// shown product.
 ///
 /// ```swift
+/// struct Shoe: RecommendableProduct {
+///     let productId: String
+///     let name: String
+///     let brand: String?
+/// }
 /// let reply = try SegmentifyRecommendations.decode(data)        // Recommendations<RawProduct>
 /// let shoes = reply.decoded(as: Shoe.self, filters: [ProductFilter(name: "brand", values: ["Asics"])])
 /// for widget in shoes.widgets { print(widget.title, widget.products.map(\.name)) }

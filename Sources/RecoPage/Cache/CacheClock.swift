@@ -1,6 +1,8 @@
 /// Where the cache reads the time: the continuous clock, or one your tests move by hand.
 ///
 /// ```swift
+/// import Synchronization
+///
 /// let time = Mutex(Duration.zero)   // any Sendable box
 /// let clock = CacheClock { time.withLock { $0 } }
 /// ```

@@ -8,7 +8,7 @@ import RecoVendors
 ///
 /// ```swift
 /// let key = RecommendationsCacheKey(vendor: .reteno, kind: "recoms", subject: "product:240-LV09",
-///                                   variant: "r1105v1480", segment: RecommendationsCacheKey.segment(ids))
+///                                   variant: "r1105v1480", segment: RecommendationsCacheKey.segment(segmentIds))
 /// ```
 public struct RecommendationsCacheKey: Hashable, Sendable, CustomStringConvertible {
     /// The vendor asked.

@@ -9,10 +9,11 @@ import RecoKit
 ///
 /// ```swift
 /// do {
-///     let products = try await client.widgets(for: request, as: Product.self, budget: .milliseconds(300))
+///     let reply = try await client.widgets(for: segmentify, as: Product.self, budget: .milliseconds(300))
+///     print(reply.widgets.count)
 /// } catch {
-///     if error.kind == .outOfBudget { metrics.slowVendor(error.vendor) }
-///     logger.warning("\(error)")
+///     if error.kind == .outOfBudget { print("\(error.vendor) is slow") }
+///     print(error)   // what failed, and where
 /// }
 /// ```
 public struct NoWidgets: Error, Sendable, CustomStringConvertible {

@@ -7,7 +7,7 @@ import RecoHTTP
 ///
 /// ```swift
 /// let client = RecommendationsClient(cache: RecommendationsCache(timeToLive: .seconds(60)))
-/// let products = try await client.widgets(for: request, as: Product.self, budget: .milliseconds(300))
+/// let products = try await client.widgets(for: segmentify, as: Product.self, budget: .milliseconds(300))
 /// ```
 ///
 /// - The budget covers the whole answer, headers and body: at the budget the page goes on without it,

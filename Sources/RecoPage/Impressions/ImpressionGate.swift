@@ -9,8 +9,8 @@ import RecoTracking
 ///
 /// ```swift
 /// let gate = ImpressionGate(tracker: tracker, initialConsent: .pending)
-/// let visit = ImpressionPolicy().visit(headers: request.headers)
-/// for widget in page.widgets { try gate.record(.impression(of: widget, context: context), visitor: cookie, visit: visit) }
+/// let visit = ImpressionPolicy().visit(headers: headers)
+/// for widget in reply.widgets { try gate.record(.impression(of: widget, context: context), visitor: cookie, visit: visit) }
 /// // later, from the consent banner:
 /// try gate.setConsent(.granted, visitor: cookie)   // sends what was kept aside
 /// ```

@@ -5,8 +5,9 @@
 /// (record the impressions when the page is shown, from the page itself).
 ///
 /// ```swift
-/// let visit = ImpressionPolicy().visit(userAgent: request.headers["User-Agent"], headers: request.headers)
-/// if visit.records { try gate.record(.impression(of: widget, context: context), visitor: visitorId) }
+/// let gate = ImpressionGate(tracker: tracker, initialConsent: .granted)
+/// let visit = ImpressionPolicy().visit(headers: headers)   // the page request's headers
+/// if visit.records { _ = try gate.record(.impression(of: widget, context: context), visitor: cookie, visit: visit) }
 /// ```
 public struct ImpressionPolicy: Sendable {
     /// The bots that record nothing.

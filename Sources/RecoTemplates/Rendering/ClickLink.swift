@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// var renderer = WidgetRenderer()
-/// renderer.clickLink = ClickLink { click in "/r/" + tokens.issue(for: click) }
+/// renderer.clickLink = ClickLink { target in "/r?block=\(target.instanceId)&product=\(target.productId)" }
 /// ```
 public struct ClickLink: Sendable {
     private let make: @Sendable (ClickTarget) -> String?

@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// do { try tracker.track(click) }
-/// catch let error where error == .queueFull { /* back off; the refusal is counted */ }
+/// catch let error as TrackingError where error == .queueFull { /* back off; the refusal is counted */ }
 /// ```
 public struct TrackingError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Base: Hashable, Sendable {

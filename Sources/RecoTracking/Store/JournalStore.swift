@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// let store = try JournalStore(directory: URL(fileURLWithPath: "/var/lib/shop/tracking/segmentify"))
-/// let tracker = Tracker(destination: segmentify, store: store)
+/// let tracker = Tracker(destination: destination, store: store)
 /// ```
 ///
 /// One process holds a directory at a time (it is locked), and it holds one destination's queue: to

@@ -16,7 +16,8 @@
 /// All timing goes through the clock given at creation, so tests drive it by hand.
 ///
 /// ```swift
-/// let segments = RealtimeSegments(fetcher: HTTPSegmentsFetcher(base: base, projectToken: token),
+/// let segments = RealtimeSegments(fetcher: HTTPSegmentsFetcher(base: URL(string: "https://api.exponea.com")!,
+///                                                                     projectToken: "your-project-token"),
 ///                                 cookie: "cookie-42")
 /// let callback = await segments.register(category: .discovery, includeFirstLoad: true) { update in
 ///     print(update.segments ?? [])

@@ -28,7 +28,7 @@ public struct EventCallbacks: Sendable {
 /// ``ConnectifEventSender`` to deliver another way (a queue, Connectif's web tag on the page).
 ///
 /// ```swift
-/// let connectif = Connectif(sender: ConnectifAPISender(apiKey: key, contact: .email(order.email)),
+/// let connectif = Connectif(sender: ConnectifAPISender(apiKey: key, contact: .email("ana@example.com")),
 ///                           context: .collected(appVersion: "2.4.1"))
 /// switch await connectif.sendPurchase(purchase) {
 /// case .success: break

@@ -6,9 +6,9 @@ import RecoHTTP
 /// for ``Connectif``: make one per purchase, naming who bought.
 ///
 /// ```swift
-/// let connectif = Connectif(sender: ConnectifAPISender(apiKey: key, contact: .email(order.email)),
+/// let connectif = Connectif(sender: ConnectifAPISender(apiKey: key, contact: .email("ana@example.com")),
 ///                           context: .collected(appVersion: "2.4.1"))
-/// if case .failure(let error) = await connectif.sendPurchase(purchase) { logger.error("\(error)") }
+/// if case .failure(let error) = await connectif.sendPurchase(purchase) { print(error) }
 /// ```
 ///
 /// A reply other than 2xx is ``ConnectifError/sendFailed(_:)`` naming the status and, for a 400,

@@ -9,6 +9,7 @@ import Foundation
 /// `server` error carrying the server's message.
 ///
 /// ```swift
+/// let api = try EightDigitsAPI(urlPrefix: URL(string: "https://acme.8digits.com/api")!, trackingCode: "AbCd1234")
 /// let tracker = EightDigitsTracker(api: api, transport: HTTPEightDigitsTransport(), visitorCode: "a1b2c3d4")
 /// try await tracker.authenticate(username: "acme", password: "s3cret")
 /// let visit = try await tracker.startVisit(title: "Home", path: "/home")

@@ -9,7 +9,7 @@
 /// var limits = ReplyLimits()
 /// limits.productsPerWidget = 500                       // a storefront never shows more
 /// let reply = try VendorPayloads.decode(data, limits: limits)
-/// for notice in reply.report.notices where notice.kind == .limitReached { log(notice) }
+/// for notice in reply.report.notices where notice.kind == .limitReached { print(notice) }
 /// ```
 ///
 /// ``json`` holds the JSON parser's own limits (nesting depth, sizes of numbers and strings, the reply's

@@ -19,6 +19,9 @@ import FoundationNetworking
 ///   first in a list that lacks it, because a product without it cannot be shown or tracked.
 ///
 /// ```swift
+/// #if canImport(FoundationNetworking)
+/// import FoundationNetworking   // URLSession on Linux
+/// #endif
 /// let request = try RetenoRecomsRequest(
 ///     variantId: RetenoVariantId("r1105v1480"), accessKey: key,
 ///     productIds: ["240-LV09"], fields: .only(["name", "descr", "imageUrl", "price"]))

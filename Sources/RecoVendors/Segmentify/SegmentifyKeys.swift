@@ -7,7 +7,7 @@ import Foundation
 /// in their place is read as its literal text, never rounded.
 ///
 /// ```swift
-/// let keys = try SegmentifyKeys.decode(body)
+/// let keys = try SegmentifyKeys.decode(data)
 /// keys.userId      // "-897541074991628287"
 /// keys.sessionId   // "-2066154474596835328"
 /// ```

@@ -73,7 +73,7 @@ import Foundation
 /// (and line and column, for JSON inside a string).
 ///
 /// ```swift
-/// let reply = try SegmentifyRecommendations.decode(body, language: "TR")
+/// let reply = try SegmentifyRecommendations.decode(data, language: "TR")
 /// for widget in reply.widgets { print(widget.instanceId, widget.title, widget.products.map(\.productId)) }
 /// let shoes = reply.decoded(as: Shoe.self)      // your model; failures reported with their paths
 /// ```

@@ -10,7 +10,7 @@ import Foundation
 /// that is not usable is reported, not fatal.
 ///
 /// ```swift
-/// let result = try SegmentifySearch.decode(body, language: "TR")
+/// let result = try SegmentifySearch.decode(data, language: "TR")
 /// result.phase                     // .beforeSearch
 /// result.products.instanceId       // "bs_product": what a click on one of them carries
 /// result.campaign.minCharacterCount

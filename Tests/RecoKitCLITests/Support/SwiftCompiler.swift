@@ -32,8 +32,8 @@ struct SwiftCompiler {
     }
 
     /// Type-checks `source` as a program's `main.swift` (top-level code allowed) against the built modules.
-    static func typeCheck(_ source: String) throws -> Outcome {
-        try run(source, arguments: ["-typecheck"])
+    static func typeCheck(_ source: String, warnings: Bool = true) throws -> Outcome {
+        try run(source, arguments: ["-typecheck"] + (warnings ? [] : ["-suppress-warnings"]))
     }
 
     /// Compiles `source` as a program, linked with the objects of `targets`, and returns the executable.

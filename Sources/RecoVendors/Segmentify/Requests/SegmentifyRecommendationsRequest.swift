@@ -11,7 +11,7 @@ import RecoHTTP
 /// the events, in the order given, each with the common fields (compact, keys sorted).
 ///
 /// ```swift
-/// let common = SegmentifyCommonFields(userId: visitor.id, sessionId: visitor.session, lang: "TR",
+/// let common = SegmentifyCommonFields(userId: userId, sessionId: sessionId, lang: "TR",
 ///                                     pageUrl: "https://shop.example/p/240-lv09")
 /// let request = try SegmentifyRecommendationsRequest(
 ///     dataCenter: URL(string: "https://gandalf.segmentify.com")!, apiKey: key, origin: "shop.example",
