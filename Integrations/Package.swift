@@ -49,6 +49,8 @@ let package = Package(
                 "RecoKitAsyncHTTPClient",
                 "RecoKitMetrics",
                 .product(name: "RecoDestinations", package: "RecoKit"),
+                .product(name: "RecoPage", package: "RecoKit"),
+                .product(name: "RecoTracking", package: "RecoKit"),
             ]
         ),
         .testTarget(

@@ -36,4 +36,33 @@ struct ReadmeExamplesTests {
             #expect(body == code, "Tests/ReadmeExamples/\(file) differs from its README block")
         }
     }
+
+    /// Every ```` ```swift ```` block of a `///` comment under this package's Sources/ is, line for line,
+    /// a run of lines of DocCommentExamples.swift, where it is compiled.
+    @Test func everyDocCommentExampleIsCompiledHere() throws {
+        let sources = Self.folder.appendingPathComponent("../../Sources").standardizedFileURL
+        let examples = try String(contentsOf: Self.folder.appendingPathComponent("DocCommentExamples.swift"), encoding: .utf8)
+            .components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        var found = 0
+        for case let path as String in FileManager.default.enumerator(atPath: sources.path) ?? .init() where path.hasSuffix(".swift") {
+            let lines = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8).components(separatedBy: "\n")
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            var block: [String]?
+            for (index, line) in lines.enumerated() {
+                if line == "/// ```swift" { block = []; continue }
+                guard var current = block else { continue }
+                if line == "/// ```" {
+                    found += 1
+                    let code = current.map { $0.trimmingCharacters(in: .whitespaces) }
+                    let compiled = (0...max(0, examples.count - code.count)).contains { Array(examples[$0..<min(examples.count, $0 + code.count)]) == code }
+                    #expect(compiled, "Sources/\(path):\(index + 1 - code.count): this example is not in DocCommentExamples.swift word for word")
+                    block = nil
+                } else {
+                    current.append(String(line.dropFirst(3)))
+                    block = current
+                }
+            }
+        }
+        #expect(found >= 2, "only \(found) `///` examples found under Integrations/Sources")
+    }
 }

@@ -1,0 +1,20 @@
+// The `///` examples of this package's sources, word for word (ReadmeExamplesTests checks it), each in a
+// function that receives the values the example takes as given; compiled by this target.
+import RecoKitAsyncHTTPClient
+import RecoKitMetrics
+import RecoPage
+import RecoTracking
+
+func asyncHTTPClientTransportExample(segmentify: any TrackingDestination, store: any TrackingStore) {
+    let client = RecommendationsClient(transport: AsyncHTTPClientTransport.shared)
+    let tracker = Tracker(destination: segmentify, store: store, transport: AsyncHTTPClientTransport.shared)
+    _ = (client, tracker)
+}
+
+func trackingMetricsExample(segmentify: any TrackingDestination, store: any TrackingStore) {
+    let metrics = TrackingMetrics()
+    var configuration = TrackerConfiguration()
+    configuration.observer = metrics                   // each request, as it ends
+    let tracker = Tracker(destination: segmentify, store: store, configuration: configuration)
+    metrics.watch(tracker)                             // its statistics, while `metrics.run()` runs
+}
