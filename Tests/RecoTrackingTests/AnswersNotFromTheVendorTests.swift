@@ -16,7 +16,7 @@ import RecoVendors
 ///
 /// A web page (the vendor's website given instead of its API, whose pages answer any path with 200, or a
 /// proxy's login page): its 200 said nothing of the events, and they were counted delivered.
-extension IntegrationSuite {
+extension RelayProcessSuite {
     @Suite("Answers not from the vendor's API: no event is counted delivered by them", .serialized)
     struct AnswersNotFromTheVendorTests {
         static let codes = [301, 302, 303, 307, 308]

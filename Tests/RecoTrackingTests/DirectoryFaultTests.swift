@@ -20,9 +20,9 @@ extension IntegrationSuite {
             try await IntegrationSuite.withVendorDownAndAJournal { server, directory in
                 let second = directory.appendingPathComponent("segment-000000000002.log")
                 let count = 80_000
-                let relay = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--deadline", "1"],
+                let relay = try RelayProcess(RelayProcessSuite.RelayDamageTests.relayArguments(directory, server) + ["--deadline", "1"],
                                              environment: JournalFaultShim.environment(fault, directory: directory, trigger: second))
-                relay.feed((1...count).map(RelayDamageTests.line))
+                relay.feed((1...count).map(RelayProcessSuite.RelayDamageTests.line))
                 let status = relay.wait()
                 let acknowledged = relay.acknowledged.count
                 print("DirectoryFaultTests: \(fault.rawValue): \(acknowledged) of \(count) lines acknowledged, status \(status)")
@@ -47,12 +47,12 @@ extension IntegrationSuite {
         func aDirectoryThatCannotBeMadeDurableTakesNoLine(fault: JournalFaultShim.Fault) async throws {
             try await IntegrationSuite.withVendorDownAndAJournal { server, directory in
                 // Made by a first run, as a relay killed and started again finds it.
-                let first = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--deadline", "1"])
-                first.feed((1...10).map(RelayDamageTests.line))
+                let first = try RelayProcess(RelayProcessSuite.RelayDamageTests.relayArguments(directory, server) + ["--deadline", "1"])
+                first.feed((1...10).map(RelayProcessSuite.RelayDamageTests.line))
                 #expect(first.wait() == 0, "\(first.stderr)")
-                let relay = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--deadline", "1"],
+                let relay = try RelayProcess(RelayProcessSuite.RelayDamageTests.relayArguments(directory, server) + ["--deadline", "1"],
                                              environment: JournalFaultShim.environment(fault, directory: directory, trigger: directory))
-                relay.feed((11...20).map(RelayDamageTests.line))
+                relay.feed((11...20).map(RelayProcessSuite.RelayDamageTests.line))
                 #expect(relay.wait() == 1, "\(relay.stderr)")
                 #expect(relay.acknowledged.isEmpty, "\(relay.stdout)")
                 // Out of descriptors, the directory cannot even be opened to lock it; its fsync failing, a name
@@ -67,13 +67,13 @@ extension IntegrationSuite {
         /// an operator who knew no other process ran would take the lock file for a stale one.
         @Test func aFileSystemThatCannotLockIsNotTakenForAnotherProcess() async throws {
             try await IntegrationSuite.withVendorDownAndAJournal { server, directory in
-                let first = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--deadline", "1"])
-                first.feed((1...3).map(RelayDamageTests.line))
+                let first = try RelayProcess(RelayProcessSuite.RelayDamageTests.relayArguments(directory, server) + ["--deadline", "1"])
+                first.feed((1...3).map(RelayProcessSuite.RelayDamageTests.line))
                 #expect(first.wait() == 0, "\(first.stderr)")
                 let fault = try JournalFaultShim.environment(.lockFails, directory: directory, trigger: URL(fileURLWithPath: "/"))
                 let reason = String(format: JournalFaultShim.Fault.lockFails.reason, directory.appendingPathComponent("lock").path)
-                let relay = try RelayProcess(RelayDamageTests.relayArguments(directory, server) + ["--deadline", "1"], environment: fault)
-                relay.feed((4...6).map(RelayDamageTests.line))
+                let relay = try RelayProcess(RelayProcessSuite.RelayDamageTests.relayArguments(directory, server) + ["--deadline", "1"], environment: fault)
+                relay.feed((4...6).map(RelayProcessSuite.RelayDamageTests.line))
                 #expect(relay.wait() == 1, "\(relay.stderr)")
                 #expect(relay.acknowledged.isEmpty, "\(relay.stdout)")
                 let look = try RelayProcess(["journal", directory.path], environment: fault)

@@ -1,10 +1,17 @@
 import Foundation
 import Testing
 
-/// The suites that start servers and processes run one after another, so that the load test's
-/// resident-memory measure is not disturbed by the others and the 2-core machine is not oversubscribed.
+/// The suites that start servers and processes run one after another in two lanes, this one and
+/// ``RelayProcessSuite``, so that a 2-core machine runs at most two of them at once. This lane holds the
+/// memory measures (the load test reads this process's resident memory; the large-journal test a
+/// child's peak), which the other lane's suites, whose work is in child processes, do not disturb.
 @Suite("Tracking against real servers and processes", .serialized)
 struct IntegrationSuite {}
+
+/// The second lane of suites that start servers and processes (see ``IntegrationSuite``): relays,
+/// re-queues and journals as child processes, signalled, killed, damaged or faulted.
+@Suite("Relays and journals as real processes", .serialized)
+struct RelayProcessSuite {}
 
 extension IntegrationSuite {
     /// A stand-in vendor that is down and an empty journal directory, for `body`; both gone after it.

@@ -13,7 +13,7 @@ import RecoKit
 /// name: the relay acknowledged 100 more lines, every one of them unreadable. A sync checks that the
 /// file is still the one at its name, and a write and a sync that the file is as long as the journal's
 /// own writes left it; each fails saying what happened.
-extension IntegrationSuite {
+extension RelayProcessSuite {
     @Suite("A journal deleted or changed while in use")
     struct JournalChangedWhileInUseTests {
         static func lines(_ range: ClosedRange<Int>) -> [String] {
@@ -290,7 +290,7 @@ struct SideLogChangedTests {
     }
 }
 
-extension IntegrationSuite.JournalChangedWhileInUseTests {
+extension RelayProcessSuite.JournalChangedWhileInUseTests {
     /// The relay, its vendor refusing every event: `dead-letters.log` deleted or emptied while it runs,
     /// the events that follow are dead-lettered all the same (none left pending) into the file at its name.
     /// (It expected exactly the 20 letters after the change, and failed once in a whole run of the suite on

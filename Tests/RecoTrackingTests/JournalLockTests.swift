@@ -34,7 +34,7 @@ struct JournalLockTests {
     }
 }
 
-extension IntegrationSuite.JournalChangedWhileInUseTests {
+extension RelayProcessSuite.JournalChangedWhileInUseTests {
     /// Two relays: the second, started on the directory of a running one whose lock file was deleted,
     /// exits 1 saying the journal is in use, and takes no line.
     @Test func aSecondRelayIsRefusedAfterTheLockFileIsDeleted() async throws {

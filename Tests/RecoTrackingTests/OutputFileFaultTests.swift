@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-extension IntegrationSuite {
+extension RelayProcessSuite {
     /// The files the command line writes, `recokit preview`'s pages and index and `render -o FILE`, with
     /// one system call on them failing (`Fixtures/journal-faults.c` preloaded into real processes; the
     /// shim lives with the journal's fault tests, so these do too). A preview is regenerated over the

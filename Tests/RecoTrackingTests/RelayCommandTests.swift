@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import RecoKit
 
-extension IntegrationSuite {
+extension RelayProcessSuite {
     /// `recokit relay` and `recokit journal` as a user runs them.
     @Suite("recokit relay and recokit journal", .serialized)
     struct RelayCommandTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import RecoKit
 
-extension IntegrationSuite {
+extension RelayProcessSuite {
     /// Real `recokit relay` processes whose journal is damaged or whose disk fills while they run.
     /// Written to the intended behaviour of issue 11: only the damaged record is lost, the damage is
     /// reported and the exit status says so; a full disk loses no acknowledged line.

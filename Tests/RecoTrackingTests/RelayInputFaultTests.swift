@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-extension IntegrationSuite {
+extension RelayProcessSuite {
     /// `recokit relay` when its stdin is not a plain blocking stream: a pipe its opener made non-blocking
     /// (as some runtimes make a child's pipes), or something that cannot be read. The first ended the
     /// relay before its first line came (`EAGAIN` taken for the end of input: exit 0, nothing taken, and
@@ -30,7 +30,7 @@ extension IntegrationSuite {
         /// Standard input a directory (`< /`): the system's reason, exit 1, and the journal as it was.
         @Test func aStdinThatCannotBeReadIsAFailureWithTheReason() async throws {
             try await IntegrationSuite.withVendorAndAJournal { server, directory in
-                let relay = try RelayOutputFaultTests.ShellRelay(RelayDamageTests.relayArguments(directory, server) + ["--deadline", "5"],
+                let relay = try IntegrationSuite.RelayOutputFaultTests.ShellRelay(RelayDamageTests.relayArguments(directory, server) + ["--deadline", "5"],
                                                                  redirections: "< /")
                 let status = await relay.exitStatus(within: .seconds(60))
                 #expect(status == 1, "\(relay.stderr)")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import RecoKit
 
-extension IntegrationSuite {
+extension RelayProcessSuite {
     /// `recokit relay` meeting values nobody planned for, in its input and in its vendor's replies. Each
     /// of the two below crashed the relay (a `Double` converted to an `Int64` that cannot hold it).
     @Suite("recokit relay: values outside every range", .serialized)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import RecoKitTesting
 
-extension IntegrationSuite {
+extension RelayProcessSuite {
     /// `recokit relay` stopped the ordinary way: SIGTERM from a service manager or a deploy, SIGINT from
     /// Ctrl-C, SIGHUP from the terminal or SSH session it ran in going away. Killed at once, as the signals' default is, a relay dropped the lines it had read and not yet
     /// committed, and every line a producer had written into the pipe: `app | recokit relay` lost them on

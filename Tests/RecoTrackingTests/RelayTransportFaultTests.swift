@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import RecoKitTesting
 
-extension IntegrationSuite {
+extension RelayProcessSuite {
     /// `recokit relay`, a real process, against a vendor that fails as networks do (`FaultyVendor`: the
     /// connection closed before a reply or reset before the request is whole, a 503, a reply cut short,
     /// no reply, a reply that trickles without end, each met first, then as the seed picks): every line

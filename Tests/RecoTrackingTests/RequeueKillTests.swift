@@ -4,7 +4,7 @@ import Testing
 @testable import RecoTracking
 import RecoKit
 
-extension IntegrationSuite {
+extension RelayProcessSuite {
     /// `recokit journal DIR --requeue` SIGKILLed at a random moment of re-queueing 20,000 dead letters
     /// (before it journals them, while it does, after it committed them and before it forgot them, or
     /// after): the next `--requeue` finishes the work, and every letter's event is pending, none lost
@@ -58,7 +58,7 @@ extension IntegrationSuite {
         enum Aim: CaseIterable { case time, journalWriting, journalWritten, lettersForgotten }
 
         @Test func everyLetterSurvivesARequeueKilledAtAnyMoment() throws {
-            let seed = RelayCrashTests.seed()
+            let seed = IntegrationSuite.RelayCrashTests.seed()
             print("RequeueKillTests seed \(seed) (replay: RECOKIT_CRASH_SEED=\(seed) swift test --filter everyLetterSurvivesARequeue)")
             var random = SeededRandom(seed: seed)
 
