@@ -26,8 +26,6 @@ import Foundation
 /// seconds (1.7 s for a million pending events), and a stop in that time killed the relay with the
 /// lines in its pipe, without a word.
 final class RelaySignals: @unchecked Sendable {
-    private static let handled = [SIGTERM, SIGINT, SIGHUP]
-    private var sources: [any DispatchSourceSignal] = []
     private let lock = NSLock()
 
     /// What a signal meets.
@@ -49,17 +47,14 @@ final class RelaySignals: @unchecked Sendable {
     /// What the store is called in messages (`journal`).
     private let noun: String
 
-    /// Takes SIGTERM, SIGINT and SIGHUP from now on.
+    /// Takes SIGTERM, SIGINT and SIGHUP from now on (``StopSignalPipe``).
     init(noun: String = "journal") {
         self.noun = noun
-        for number in Self.handled {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in received(number) }
-            source.resume()
-            sources.append(source)
-        }
+        StopSignalPipe.route { [weak self] number in self?.received(number) }
     }
+
+    /// The signals stop the process again, as their defaults would.
+    deinit { StopSignalPipe.route(to: nil) }
 
     /// The journal is open and `input` is read: a signal that came while it opened ends the input now.
     func reading(_ input: RelayInput) {

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A child `recokit relay` (or `recokit journal`) with its stdin fed from a thread, its stderr watched
 /// for `accepted N` lines and its stdout for acknowledgements (`{"line":N,"ids":[…]}` or
@@ -166,8 +167,17 @@ final class RelayProcess: @unchecked Sendable {
         readersDone.wait()
     }
 
-    /// Waits for the child to exit by itself; returns its status.
-    func wait() -> Int32 {
+    /// Waits for the child to exit by itself; returns its status. A child still running after `limit`
+    /// (longer than any test's `--deadline`) is a failure of the test, not a wait without end: it is
+    /// recorded, the child killed, and -1 returned.
+    func wait(limit: Duration = .seconds(700)) -> Int32 {
+        let end = ContinuousClock.now + limit
+        while process.isRunning, ContinuousClock.now < end { usleep(10_000) }
+        if process.isRunning {
+            Issue.record("the child \(process.arguments ?? []) did not exit within \(limit); killed. stderr: \(stderr.suffix(800))")
+            kill()
+            return -1
+        }
         process.waitUntilExit()
         readersDone.wait()
         readersDone.wait()
