@@ -46,15 +46,8 @@ enum StopSignalPipe {
                 deliver(Int32(byte))
             }
         }
-        var action = sigaction()
-        #if canImport(Darwin)
-        action.__sigaction_u.__sa_handler = stopSignalHandler
-        #else
-        action.__sigaction_handler.sa_handler = stopSignalHandler
-        #endif
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = SA_RESTART
-        for number in handled { sigaction(number, &action, nil) }
+        // signal(2) on glibc and Darwin: the handler stays installed, and calls it interrupts restart.
+        for number in handled { signal(number, stopSignalHandler) }
         return true
     }()
 
