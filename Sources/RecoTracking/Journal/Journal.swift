@@ -30,7 +30,7 @@ final class Journal: @unchecked Sendable {
     }
 
     /// Runs `body` on the state under the lock (no I/O inside); throws what `body` throws.
-    func withState<Result, Failure: Error>(_ body: (inout JournalState) throws(Failure) -> Result) throws(Failure) -> Result {
+    func withState<Result: Sendable, Failure: Error>(_ body: (inout JournalState) throws(Failure) -> Result) throws(Failure) -> Result {
         try state.withLock(body)
     }
 
