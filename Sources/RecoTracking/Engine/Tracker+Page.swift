@@ -21,7 +21,20 @@ extension Tracker {
             counters.withLock { $0.refusedInvalid += count }
             throw .invalid(error)
         }
-        let first = try take(events: count) { first in PageRecordCodec.encode(page, run: first.run, firstSequence: first.sequence) }
+        let first = try number(events: count, taking: true)
+        do {
+            if let journalStore {
+                try PageRecordCodec.withRecord(page, run: first.run, firstSequence: first.sequence) { (bytes) throws(TrackingError) in
+                    try journalStore.append(bytes: bytes)
+                }
+            } else {
+                try store.append(StoredRecord(bytes: PageRecordCodec.encode(page, run: first.run, firstSequence: first.sequence),
+                                              firstEvent: first, events: count))
+            }
+        } catch {
+            refused(events: count, error)
+            throw error
+        }
         if page.forcePush { requestForcedFlush() }
         return (0..<UInt64(count)).map { EventID(run: first.run, sequence: first.sequence + $0) }
     }
@@ -36,6 +49,8 @@ extension Tracker {
         } catch {
             throw .invalid(error)
         }
-        return numbered(events: page.impressions.count) { first in PageRecordCodec.encode(page, run: first.run, firstSequence: first.sequence) }
+        let first = try number(events: page.impressions.count, taking: false)
+        return StoredRecord(bytes: PageRecordCodec.encode(page, run: first.run, firstSequence: first.sequence), firstEvent: first,
+                            events: page.impressions.count)
     }
 }

@@ -33,6 +33,10 @@ public final class Tracker: Sendable {
 
     let transport: any Transport
     let clock: any TrackingClock
+    /// The store, when it is RecoKit's own journal (files or memory): `track` then appends a record from
+    /// the room it is written in (``JournalStore/append(bytes:)``), with no array made and freed per
+    /// event as a ``StoredRecord`` needs.
+    let journalStore: JournalStore?
     /// The first half of every event id this tracker gives: random, so that ids from several processes
     /// (and runs) appending to one store never meet.
     let idRun = UInt64.random(in: 1...UInt64.max)
@@ -48,6 +52,11 @@ public final class Tracker: Sendable {
     struct Control {
         var gate = DeliveryGate()
         var nextSequence: UInt64 = 1
+        /// Events numbered for this tracker's own appends, less those its store refused: what
+        /// ``TrackingStatistics/accepted`` reports. Counted in the round that numbers them (one round of the
+        /// lock a `track`, not two), so a snapshot taken while a `track` is under way may count its event
+        /// before the store holds it.
+        var accepted = 0
         var forceFlush = false
         var lastForcePush: Duration?
         var phase = Phase.idle
@@ -78,6 +87,7 @@ public final class Tracker: Sendable {
         self.configuration = configuration
         self.transport = transport
         self.clock = clock
+        journalStore = store as? JournalStore
         control.withLock { $0.drainDeadline = configuration.drainDeadline }
     }
 
@@ -109,9 +119,21 @@ public final class Tracker: Sendable {
             counters.withLock { $0.refusedInvalid += 1 }
             throw error
         }
-        let id = try take(events: 1) { first in EventCodec.encode(id: first, interaction: interaction) }
+        // Numbered, encoded and stored here rather than in a closure handed on: a closure that captures
+        // the interaction is given a copy of it (its dozen strings retained and released).
+        let first = try number(events: 1, taking: true)
+        do {
+            if let journalStore {
+                try EventCodec.withRecord(id: first, interaction: interaction) { (bytes) throws(TrackingError) in try journalStore.append(bytes: bytes) }
+            } else {
+                try store.append(StoredRecord(bytes: EventCodec.encode(id: first, interaction: interaction), firstEvent: first, events: 1))
+            }
+        } catch {
+            refused(events: 1, error)
+            throw error
+        }
         if interaction.forcePush { requestForcedFlush() }
-        return id
+        return first
     }
 
     /// Tracks an interaction after checking it against the widget it names: the widget's instance id
@@ -132,31 +154,31 @@ public final class Tracker: Sendable {
     /// - Throws: ``TrackingError/invalid(_:)`` for a bad interaction.
     public func record(_ interaction: Interaction) throws(TrackingError) -> StoredRecord {
         try check(interaction)
-        return numbered(events: 1) { first in EventCodec.encode(id: first, interaction: interaction) }
+        let first = try number(events: 1, taking: false)
+        return StoredRecord(bytes: EventCodec.encode(id: first, interaction: interaction), firstEvent: first, events: 1)
     }
 
-    /// Numbers `events` events and encodes their record with the first id.
-    func numbered(events: Int, _ encode: (EventID) -> [UInt8]) -> StoredRecord {
-        let sequence = control.withLock { state in
+    /// Gives `events` consecutive ids; the first. `taking`: for a record this tracker appends itself
+    /// (``append(_:)``), refused with ``TrackingError/shutDown`` once the tracker has begun to stop, and
+    /// counted accepted, all in the same round of the lock.
+    func number(events: Int, taking: Bool) throws(TrackingError) -> EventID {
+        let sequence = try control.withLock { (state: inout Control) throws(TrackingError) -> UInt64 in
+            if taking {
+                guard state.phase == .idle || state.phase == .running else { throw .shutDown }
+                state.accepted += events
+            }
             defer { state.nextSequence += UInt64(events) }
             return state.nextSequence
         }
-        let first = EventID(run: idRun, sequence: sequence)
-        return StoredRecord(bytes: encode(first), firstEvent: first, events: events)
+        return EventID(run: idRun, sequence: sequence)
     }
 
-    /// Numbers `events` events, encodes their record with the first id, and appends it; the first id.
-    func take(events: Int, _ encode: (EventID) -> [UInt8]) throws(TrackingError) -> EventID {
-        guard control.withLock({ $0.phase == .idle || $0.phase == .running }) else { throw .shutDown }
-        let record = numbered(events: events, encode)
-        do {
-            try store.append(record)
-        } catch {
-            if error.isQueueFull { counters.withLock { $0.refusedQueueFull += events } }
-            throw error
-        }
-        counters.withLock { $0.accepted += events }
-        return record.firstEvent
+    /// The store refused a record numbered by ``number(events:taking:)`` (which counted its events
+    /// accepted) with `error`: its events are no longer counted accepted, and are counted refused when the
+    /// store is full.
+    func refused(events: Int, _ error: TrackingError) {
+        control.withLock { $0.accepted -= events }
+        if error.isQueueFull { counters.withLock { $0.refusedQueueFull += events } }
     }
 
     /// A forced push: commit now and send what there is without waiting for full batches, at most once a
@@ -190,7 +212,8 @@ public final class Tracker: Sendable {
     public var statistics: TrackingStatistics {
         var snapshot = counters.withLock { $0 }
         let status = store.status
-        let (deliveredUnsettled, paused) = control.withLock { ($0.deliveredUnsettled.values.reduce(0, +), !$0.gate.isOpen) }
+        let (accepted, deliveredUnsettled, paused) = control.withLock { ($0.accepted, $0.deliveredUnsettled.values.reduce(0, +), !$0.gate.isOpen) }
+        snapshot.accepted = accepted
         snapshot.deliveryPaused = paused
         snapshot.pending = max(0, status.pendingEvents - deliveredUnsettled)
         snapshot.journalBytes = status.pendingBytes

@@ -119,7 +119,13 @@ public final class JournalStore: TrackingStore, @unchecked Sendable {
     // MARK: Intake
 
     public func append(_ record: StoredRecord) throws(TrackingError) {
-        let (serial, wakes, writeOut) = try journal.append(record.bytes)
+        try append(bytes: record.bytes)
+    }
+
+    /// Takes one record's bytes where they lie: a ``Tracker`` hands over the room it wrote the record in,
+    /// which the journal copies into its buffer (no array per record).
+    func append(bytes: some RandomAccessCollection<UInt8>) throws(TrackingError) {
+        let (serial, wakes, writeOut) = try journal.append(bytes)
         if durability == .strict { try journal.makeDurable(upTo: serial) }
         if writeOut { writeOutSoon() }
         // In memory a record is claimable at once; in strict mode once durable, which it now is. Otherwise
