@@ -20,6 +20,7 @@ final class Locked<State: Sendable>: @unchecked Sendable {
 
     /// Runs `body` on the value under the lock; throws what `body` throws (typed, so callers with typed
     /// throws keep their error type).
+    @inline(__always)
     func withLock<Result: Sendable, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
         try mutex.withLock { (state: inout State) throws(Failure) -> Result in try body(&state) }
     }

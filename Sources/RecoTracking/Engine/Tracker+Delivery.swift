@@ -91,7 +91,10 @@ extension Tracker {
                  deadLetters: inout [DeadLetterEntry]) async -> Bool {
         let now = clock.now()
         // Usually nothing is screened out, and then the items are sent as they are, without a copy.
-        let reasons = items.indices.compactMap { index in destination.screen(items[index], now: now).map { (index, $0) } }
+        var reasons: [(Int, String)] = []
+        for index in items.indices {
+            if let reason = destination.screen(items[index], now: now) { reasons.append((index, reason)) }
+        }
         var sendable = items
         if !reasons.isEmpty {
             let screened = Set(reasons.map(\.0))

@@ -30,6 +30,7 @@ final class Journal: @unchecked Sendable {
     }
 
     /// Runs `body` on the state under the lock (no I/O inside); throws what `body` throws.
+    @inline(__always)
     func withState<Result: Sendable, Failure: Error>(_ body: (inout JournalState) throws(Failure) -> Result) throws(Failure) -> Result {
         try state.withLock(body)
     }
@@ -43,7 +44,7 @@ final class Journal: @unchecked Sendable {
     /// ``JournalState/bufferLimit`` between commits (batched, or in memory), for the caller to write it
     /// out now, off its own thread.
     /// `wakesSenders`: this append reached the serial idle senders wait for (``wakeSenders(at:)``).
-    func append(_ record: some Collection<UInt8>) throws(TrackingError) -> (serial: Int, wakesSenders: Bool, writeOut: Bool) {
+    func append(_ record: some RandomAccessCollection<UInt8>) throws(TrackingError) -> (serial: Int, wakesSenders: Bool, writeOut: Bool) {
         try withState { (state: inout JournalState) throws(TrackingError) in
             let serial = try state.append(record)
             let wakes = serial >= state.wakeSendersAt

@@ -146,7 +146,7 @@ struct JournalState {
     // MARK: Appending
 
     /// Takes a record into the buffer; returns its serial.
-    mutating func append(_ payload: some Collection<UInt8>) throws(TrackingError) -> Int {
+    mutating func append(_ payload: some RandomAccessCollection<UInt8>) throws(TrackingError) -> Int {
         guard !intakeClosed else { throw .shutDown }
         // Batched: while the disk fails, what is accepted could not be made durable; refuse instead.
         if case .batched = durability, let diskError { throw diskError }
@@ -156,11 +156,15 @@ struct JournalState {
         guard payload.count <= RecordFrame.maximumPayload else {
             throw .journal("an event of \(payload.count) bytes is larger than the journal takes (\(RecordFrame.maximumPayload))")
         }
+        // Read from the bytes handed in (the tracker's room), not from a slice of the buffer (a retain and
+        // a release each); a page's record is counted from the buffer, where its count is read.
+        let millis = StoredRecord.occurredMilliseconds(in: payload)
+        let isPage = payload.first == PageRecordCodec.version
         lastSerial += 1
         let range = buffer.append(serial: lastSerial, payload)
-        if let millis = StoredRecord.occurredMilliseconds(in: buffer.payload(range)) { occurred.note(record: nextRecord, millis: millis) }
+        if let millis { occurred.note(record: nextRecord, millis: millis) }
         nextRecord += 1
-        pending += Self.events(in: buffer.payload(range))
+        pending += isPage ? Self.events(in: buffer.payload(range)) : 1
         return lastSerial
     }
 
@@ -467,15 +471,18 @@ enum CheckpointFile {
 struct OccurredSamples {
     private var samples: [(record: Int, millis: Int64)] = []
     private var head = 0
+    /// The last sample's time (kept apart: every append compares with it).
+    private var lastMillis: Int64 = 0
 
     /// A record appended at `record` in the journal's order, that happened at `millis`.
     mutating func note(record: Int, millis: Int64) {
         // Any bytes may be a record (a test's, a requeued letter's): their time is compared without overflow.
-        if head < samples.count, let last = samples.last {
-            let (difference, overflow) = millis.subtractingReportingOverflow(last.millis)
+        if head < samples.count {
+            let (difference, overflow) = millis.subtractingReportingOverflow(lastMillis)
             if !overflow, difference > -1000, difference < 1000 { return }
         }
         samples.append((record, millis))
+        lastMillis = millis
     }
 
     /// The reader has passed the first `passed` of `total` records: samples wholly before them go (a sample

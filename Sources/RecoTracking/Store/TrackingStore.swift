@@ -91,10 +91,15 @@ public struct StoredRecord: Sendable, Hashable {
         return Int64(bitPattern: littleEndian(bytes, 17))
     }
 
+    /// The 8 bytes at `offset` (which the callers' length checks cover), by index: `journal.append` reads a
+    /// record's time this way on every append.
     private static func littleEndian(_ bytes: some RandomAccessCollection<UInt8>, _ offset: Int) -> UInt64 {
-        let start = bytes.index(bytes.startIndex, offsetBy: offset)
+        var index = bytes.index(bytes.startIndex, offsetBy: offset)
         var value: UInt64 = 0
-        for (shift, byte) in bytes[start...].prefix(8).enumerated() { value |= UInt64(byte) << (8 * UInt64(shift)) }
+        for shift in stride(from: UInt64(0), to: 64, by: 8) {
+            value |= UInt64(bytes[index]) << shift
+            bytes.formIndex(after: &index)
+        }
         return value
     }
 }
