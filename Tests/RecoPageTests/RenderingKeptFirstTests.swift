@@ -17,7 +17,7 @@ struct RenderingKeptFirstTests {
     /// A cache holding an answer for ``key``, and the answer's generation.
     static func cacheWithAnAnswer() async throws -> (RecommendationsCache, UInt64) {
         let cache = RecommendationsCache(timeToLive: .seconds(3600))
-        guard case .wait(let load) = cache.lookup(key, load: {
+        guard case .wait(let load, _, _) = cache.lookup(key, load: {
             .success(.init(recommendations: Recommendations<RawProduct>(widgets: []), bytes: 10))
         }) else { throw TestFailure("an empty cache has no answer") }
         return (cache, try await load.value.get().generation)

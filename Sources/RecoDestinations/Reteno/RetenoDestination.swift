@@ -49,6 +49,7 @@ public struct RetenoDestination: TrackingDestination {
     public var eventsURL: URL { base.appendingPathComponent("api/v1/recoms/events") }
 
     public func validate(_ interaction: Interaction) throws(InteractionError) {
+        try interaction.checkNotShopBlock(destination: name)
         guard interaction.kind == .impression || interaction.kind == .click else {
             throw .unsupported("Reteno has no \(interaction.kind.rawValue) event (only impression and click)")
         }
@@ -63,11 +64,14 @@ public struct RetenoDestination: TrackingDestination {
     static let perProductHint = "Reteno counts an impression per product shown: track Interaction.productImpressions(of:context:) "
         + "or a page's PageImpressions.addProducts(of:)"
 
-    /// ``validate(_:)-(Interaction)`` for a page: every impression needs its variant and product ids.
-    /// Refuses exactly what validating each impression refuses.
+    /// ``validate(_:)-(Interaction)`` for a page: every impression needs its variant and product ids, and
+    /// none may be of a shop's own block. Refuses exactly what validating each impression refuses.
     public func validate(_ page: PageImpressions) throws(InteractionError) {
         for index in page.impressions.indices {
             let impression = page.impressions[index]
+            if ShopBlock.isShopId(impression.instanceId) {
+                throw InteractionError.shopBlock(impression.instanceId, destination: name).located(page.place(of: index))
+            }
             guard !impression.instanceId.isEmpty else {
                 throw InteractionError.missingField("recomVariantId", for: .impression).located(page.place(of: index))
             }

@@ -45,6 +45,7 @@ public struct SegmentifyDestination: TrackingDestination {
     }
 
     public func validate(_ interaction: Interaction) throws(InteractionError) {
+        try interaction.checkNotShopBlock(destination: name)
         guard let userId = interaction.context.userId, !userId.isEmpty else { throw .missingField("userId", for: interaction.kind) }
         guard let sessionId = interaction.context.sessionId, !sessionId.isEmpty else {
             throw .missingField("sessionId", for: interaction.kind)
@@ -57,11 +58,14 @@ public struct SegmentifyDestination: TrackingDestination {
         }
     }
 
-    /// ``validate(_:)-(Interaction)`` for a page: its shared user and session once, then each impression's
-    /// interaction id (a page's impressions carry no vendor event). Refuses exactly what validating each
-    /// impression refuses.
+    /// ``validate(_:)-(Interaction)`` for a page: no impression of a shop's own block, its shared user and
+    /// session once, then each impression's interaction id (a page's impressions carry no vendor event).
+    /// Refuses exactly what validating each impression refuses.
     public func validate(_ page: PageImpressions) throws(InteractionError) {
         guard !page.impressions.isEmpty else { return }
+        for index in page.impressions.indices where ShopBlock.isShopId(page.impressions[index].instanceId) {
+            throw InteractionError.shopBlock(page.impressions[index].instanceId, destination: name).located(page.place(of: index))
+        }
         let context = page.context
         guard let userId = context.userId, !userId.isEmpty else { throw InteractionError.missingField("userId", for: .impression).located(page.place(of: 0)) }
         guard let sessionId = context.sessionId, !sessionId.isEmpty else {

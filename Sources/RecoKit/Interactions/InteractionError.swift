@@ -11,6 +11,7 @@ public struct InteractionError: Error, Hashable, Sendable, CustomStringConvertib
         case unsupported
         case malformed
         case occurredOutOfRange
+        case shopBlock
     }
 
     private let base: Base
@@ -57,6 +58,13 @@ public struct InteractionError: Error, Hashable, Sendable, CustomStringConvertib
     /// …`); its kind stays as it was.
     public func hinting(_ hint: String) -> InteractionError { InteractionError(base, "\(message); \(hint)") }
 
+    /// The interaction is about a block the shop filled from its own products (``ShopBlock``), and
+    /// `destination` is a vendor's: a vendor is never told of the shop's blocks as if they were its own.
+    public static func shopBlock(_ instanceId: String, destination: String) -> InteractionError {
+        InteractionError(.shopBlock, "the block \"\(instanceId.shortened(to: 64))\" is the shop's own (its instance id starts with "
+                         + "\"\(ShopBlock.idPrefix)\"), not \(destination)'s: track it to a destination of the shop's own, or not at all")
+    }
+
     /// The same error with its message prefixed by where it happened (`impression 3 of the page
     /// (instanceId "v1", productId "P-9"): …`); its kind and ``isMissing(_:)`` stay as they were.
     public func located(_ place: String) -> InteractionError { InteractionError(base, "\(place): \(message)") }
@@ -77,6 +85,8 @@ public struct InteractionError: Error, Hashable, Sendable, CustomStringConvertib
         public static let malformed = Kind(name: "malformed")
         /// The interaction's time lies outside ``InteractionTime/trackable``.
         public static let occurredOutOfRange = Kind(name: "occurredOutOfRange")
+        /// A vendor's destination was given an interaction about the shop's own block (``ShopBlock``).
+        public static let shopBlock = Kind(name: "shopBlock")
         public var description: String { name }
     }
 
@@ -89,6 +99,7 @@ public struct InteractionError: Error, Hashable, Sendable, CustomStringConvertib
         case .unsupported: .unsupported
         case .malformed: .malformed
         case .occurredOutOfRange: .occurredOutOfRange
+        case .shopBlock: .shopBlock
         }
     }
 

@@ -8,6 +8,8 @@ public struct CacheStatistics: Hashable, Sendable, CustomStringConvertible {
     public var joined = 0
     /// Answers served past their time to live, within the stale-while-revalidate window.
     public var staleServed = 0
+    /// Kept answers served because the vendor failed, within the stale-if-error window.
+    public var staleIfErrorServed = 0
     /// Fetches started in the background to refresh a stale answer.
     public var refreshes = 0
     /// Fetches that failed (outage, error, undecodable answer) and so were not cached.
@@ -25,7 +27,8 @@ public struct CacheStatistics: Hashable, Sendable, CustomStringConvertible {
     public init() {}
 
     public var description: String {
-        "hits \(hits), misses \(misses) (joined \(joined)), stale served \(staleServed), refreshes \(refreshes), "
+        "hits \(hits), misses \(misses) (joined \(joined)), stale served \(staleServed), "
+            + "stale-if-error served \(staleIfErrorServed), refreshes \(refreshes), "
             + "failures not cached \(failuresNotCached), bypassed \(bypassed), evictions \(evictions), "
             + "\(entries) entries, \(bytes) bytes"
     }

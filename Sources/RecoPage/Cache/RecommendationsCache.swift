@@ -11,19 +11,29 @@ import RecoKit
 /// - Pages that miss at the same moment share one fetch (single flight).
 /// - A fetch that fails (outage, error code, an answer that does not decode) is not cached: the next
 ///   page asks again, and a stale answer keeps being served until its window ends.
+/// - For ``staleIfError`` after ``timeToLive`` the last good answer is kept for when the vendor fails:
+///   a page past the stale-while-revalidate window asks the vendor (waiting within its budget), and is
+///   served the kept answer if the vendor fails or the budget passes (``ServedBlock/Step/staleIfError``).
+///   It is a longer window than stale-while-revalidate (hours, say, where that is minutes), and costs no
+///   memory of its own: the kept answers are the same entries, within the same bounds.
 /// - Bounded by ``maxEntries`` and ``maxBytes`` (vendor answer bytes plus rendered HTML); the entry
 ///   used least recently goes first. An answer larger than ``maxBytes`` alone is not kept.
 ///
 /// ```swift
-/// let cache = RecommendationsCache(timeToLive: .seconds(60), staleWhileRevalidate: .seconds(240))
+/// let cache = RecommendationsCache(timeToLive: .seconds(60), staleWhileRevalidate: .seconds(240),
+///                                  staleIfError: .seconds(6 * 3600))
 /// let client = RecommendationsClient(cache: cache)
-/// print(cache.statistics)   // hits 120, misses 4 (joined 2), stale served 7, refreshes 1, …
+/// print(cache.statistics)   // hits 120, misses 4 (joined 2), stale served 7, stale-if-error served 0, …
 /// ```
 public final class RecommendationsCache: @unchecked Sendable {
     /// How long an answer is fresh.
     public let timeToLive: Duration
     /// How long after ``timeToLive`` an answer is still served while it is refreshed.
     public let staleWhileRevalidate: Duration
+    /// How long after ``timeToLive`` the last good answer is kept, to be served when the vendor fails
+    /// (an error, no answer within the page's budget). Within ``staleWhileRevalidate`` an answer is
+    /// served anyway, so this window matters when it is the longer one.
+    public let staleIfError: Duration
     /// The most entries kept.
     public let maxEntries: Int
     /// The most bytes kept (vendor answers and rendered HTML).
@@ -47,6 +57,16 @@ public final class RecommendationsCache: @unchecked Sendable {
     struct Stored: Sendable {
         let answer: Answer
         let generation: UInt64
+    }
+
+    /// The last good answer for a key that the cache could not serve at once, for stale-if-error.
+    enum Kept: Sendable {
+        /// Kept, this old: serve it if the vendor fails.
+        case answer(Stored, age: Duration)
+        /// None kept (never fetched, evicted, or emptied).
+        case none
+        /// The last one was this old, past every window, and is forgotten.
+        case expired(age: Duration)
     }
 
     typealias Load = Task<Result<Stored, NoWidgets>, Never>
@@ -84,25 +104,29 @@ public final class RecommendationsCache: @unchecked Sendable {
 
     /// What the cache has for a key.
     enum Lookup {
-        /// Fresh: serve it.
-        case fresh(Stored)
-        /// Stale: serve it (a refresh is under way).
-        case stale(Stored)
-        /// Nothing usable: wait for this fetch (started now, or joined).
-        case wait(Load)
+        /// Fresh, this old: serve it.
+        case fresh(Stored, age: Duration)
+        /// Stale, this old: serve it (a refresh is under way).
+        case stale(Stored, age: Duration)
+        /// Nothing to serve at once: wait for this fetch (`joined` when it was under way), and serve
+        /// what is `kept` if it fails.
+        case wait(Load, joined: Bool, kept: Kept)
     }
 
     /// A cache.
     /// - Parameters:
     ///   - timeToLive: how long an answer is fresh.
     ///   - staleWhileRevalidate: how long after that it is served while being refreshed (zero: never).
+    ///   - staleIfError: how long after the time to live the last good answer is kept, to be served when
+    ///     the vendor fails (zero: never).
     ///   - maxEntries: the most entries kept.
     ///   - maxBytes: the most bytes kept (64 MiB by default).
     ///   - clock: where time is read (``CacheClock/continuous`` unless a test moves it).
-    public init(timeToLive: Duration, staleWhileRevalidate: Duration = .zero, maxEntries: Int = 10_000,
-                maxBytes: Int = 64 << 20, clock: CacheClock = .continuous) {
+    public init(timeToLive: Duration, staleWhileRevalidate: Duration = .zero, staleIfError: Duration = .zero,
+                maxEntries: Int = 10_000, maxBytes: Int = 64 << 20, clock: CacheClock = .continuous) {
         self.timeToLive = max(.zero, timeToLive)
         self.staleWhileRevalidate = max(.zero, staleWhileRevalidate)
+        self.staleIfError = max(.zero, staleIfError)
         self.maxEntries = max(1, maxEntries)
         self.maxBytes = max(1, maxBytes)
         self.clock = clock
@@ -135,20 +159,35 @@ public final class RecommendationsCache: @unchecked Sendable {
     /// Counts a personal request, which passed the cache by.
     func countBypass() { lock.locked { counts.bypassed += 1 } }
 
+    /// Counts a kept answer served because the vendor failed.
+    func countStaleIfError() { lock.locked { counts.staleIfErrorServed += 1 } }
+
     /// The answer for `key`: fresh, stale (starting one refresh with `load`), or a fetch to wait for
-    /// (joined, or started with `load`).
+    /// (joined, or started with `load`) with the answer kept for stale-if-error, if any.
     func lookup(_ key: RecommendationsCacheKey, load: @escaping @Sendable () async -> Result<Answer, NoWidgets>) -> Lookup {
+        lookup(key, fetch: { (await load(), nil) })
+    }
+
+    /// A fetch's result, and what to do once it is stored and the entry's fetch is over (tell an
+    /// observer: whoever hears of the answer and asks again then starts a fetch of its own, where
+    /// told before they would join the one ending).
+    typealias Fetch = @Sendable () async -> (Result<Answer, NoWidgets>, ended: (@Sendable () -> Void)?)
+
+    /// ``lookup(_:load:)`` with `fetch` telling what to do once its answer is stored.
+    func lookup(_ key: RecommendationsCacheKey, fetch load: @escaping Fetch) -> Lookup {
         lock.locked {
             let now = clock.now()
             tick += 1
             var entry = entries[key] ?? Entry()
             entry.lastUsed = tick
             defer { entries[key] = entry }
+            var kept = Kept.none
             if let answer = entry.answer {
                 let age = now - entry.storedAt
+                let stored = Stored(answer: answer, generation: entry.generation)
                 if age < timeToLive {
                     counts.hits += 1
-                    return .fresh(Stored(answer: answer, generation: entry.generation))
+                    return .fresh(stored, age: age)
                 }
                 if age < timeToLive + staleWhileRevalidate {
                     counts.staleServed += 1
@@ -156,18 +195,23 @@ public final class RecommendationsCache: @unchecked Sendable {
                         counts.refreshes += 1
                         entry.loading = start(key, load)
                     }
-                    return .stale(Stored(answer: answer, generation: entry.generation))
+                    return .stale(stored, age: age)
                 }
-                drop(&entry)
+                if age < timeToLive + staleIfError {
+                    kept = .answer(stored, age: age)
+                } else {
+                    drop(&entry)
+                    kept = .expired(age: age)
+                }
             }
             counts.misses += 1
             if let loading = entry.loading {
                 counts.joined += 1
-                return .wait(loading.task)
+                return .wait(loading.task, joined: true, kept: kept)
             }
             let loading = start(key, load)
             entry.loading = loading
-            return .wait(loading.task)
+            return .wait(loading.task, joined: false, kept: kept)
         }
     }
 
@@ -237,12 +281,14 @@ public final class RecommendationsCache: @unchecked Sendable {
     }
 
     /// Starts a fetch for `key` whose result is stored when it ends. Called with the lock held.
-    private func start(_ key: RecommendationsCacheKey, _ load: @escaping @Sendable () async -> Result<Answer, NoWidgets>) -> (id: UInt64, task: Load) {
+    private func start(_ key: RecommendationsCacheKey, _ load: @escaping Fetch) -> (id: UInt64, task: Load) {
         serial += 1
         let id = serial
         let task = Load { [self] in
-            let result = await load()
-            return finish(key, id: id, result)
+            let (result, ended) = await load()
+            let stored = finish(key, id: id, result)
+            ended?()
+            return stored
         }
         return (id, task)
     }

@@ -29,18 +29,22 @@ public struct NoWidgets: Error, Sendable, CustomStringConvertible {
     /// What kind of reason this is; compare with the static members (`error.kind == .outOfBudget`).
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         fileprivate let name: String
+        /// The kind's name as a metric's label value, in snake case (`out_of_budget`).
+        public let label: String
         /// No whole answer within the page's budget (slow headers, slow body, or waiting for a free slot).
-        public static let outOfBudget = Kind(name: "outOfBudget")
+        public static let outOfBudget = Kind(name: "outOfBudget", label: "out_of_budget")
         /// The vendor answered with its own error code (``NoWidgets/vendorCode``).
-        public static let vendorError = Kind(name: "vendorError")
+        public static let vendorError = Kind(name: "vendorError", label: "vendor_error")
         /// The vendor answered an HTTP status other than 2xx (``NoWidgets/status``) and no code of its own.
-        public static let httpStatus = Kind(name: "httpStatus")
+        public static let httpStatus = Kind(name: "httpStatus", label: "http_status")
         /// The vendor could not be reached: no answer at all (refused, reset, DNS, TLS).
-        public static let network = Kind(name: "network")
+        public static let network = Kind(name: "network", label: "network")
         /// The answer was larger than the client reads (``RecommendationsClient/maxReplyBytes``).
-        public static let tooLarge = Kind(name: "tooLarge")
+        public static let tooLarge = Kind(name: "tooLarge", label: "too_large")
         /// The answer did not decode, or no widget of it decoded into your model (``NoWidgets/report``).
-        public static let decodingFailed = Kind(name: "decodingFailed")
+        public static let decodingFailed = Kind(name: "decodingFailed", label: "decoding_failed")
+        /// Every kind.
+        public static let all: [Kind] = [.outOfBudget, .vendorError, .httpStatus, .network, .tooLarge, .decodingFailed]
         public var description: String { name }
     }
 

@@ -3,15 +3,17 @@ import RecoKit
 extension RecommendationsClient {
     /// A page's blocks from several vendors, asked at once within one budget, chosen and rendered
     /// together by `render`, which is given every vendor's part in the order of `requests` (widgets or
-    /// why there are none) and returns the widgets the page shows and their HTML.
+    /// why there are none, each served by the first step of the fallback chain that could: see
+    /// ``ServedBlock``) and returns the widgets the page shows and their HTML. The page's
+    /// ``RenderedPage/served`` says which step served each part.
     ///
-    /// When every request is shared and every vendor answered, what `render` returned is kept in the
+    /// When every request is shared and every vendor's answer (fresh, cached or stale) was served, what `render` returned is kept in the
     /// cache beside the first request's answer, under `name` (say, the template's name and whatever
     /// else `render` depends on), for as long as all the answers it came from are kept: later pages with
     /// the same answers neither decode nor render again (``RenderedPage/fromCache``). Pages that waited on
     /// the same fetch render side by side; each is served the rendering kept first, so every visitor
-    /// sees the same HTML. A page where a vendor failed is not kept, so an outage is not remembered
-    /// past itself.
+    /// sees the same HTML. A page where a part was served by the shop's lists or by none is not kept, so
+    /// an outage is not remembered past itself.
     ///
     /// ```swift
     /// let page = try await client.renderedPage(for: [segmentify, reteno], as: Product.self,
@@ -27,32 +29,27 @@ extension RecommendationsClient {
                                                             render: ([VendorWidgets<Product>]) throws -> RenderedPage<Product>) async rethrows -> RenderedPage<Product> {
         let answers = await settleAll(requests.map { begin($0) }, requests, budget: budget)
         let keys = requests.compactMap(\.cacheKey)
-        let generations = answers.compactMap { try? $0.get().generation }.filter { $0 != 0 }
+        let generations = answers.compactMap(\.generation)
         let label = Self.pageName(name, Product.self, fields: fields, filters: filters, keys: keys)
         let keep = cache != nil && !requests.isEmpty && keys.count == requests.count && generations.count == requests.count
         if keep, let cache, let kept = cache.rendered(keys[0], name: label, generation: generations[0], others: Array(generations.dropFirst())),
            var page = kept.shown as? RenderedPage<Product> {
             page.fromCache = true
+            page.served = answers.map(served)
             return page
         }
-        var decodedAll = true
-        let parts = zip(requests, answers).map { request, answer in
-            let result = answer.flatMap { stored in
-                Result { () throws(NoWidgets) in
-                    try Self.decoded(stored.answer.recommendations, as: type, fields: fields, filters: filters, vendor: request.vendor)
-                }
-            }
-            if case .failure = result { decodedAll = false }
-            return VendorWidgets(vendor: request.vendor, result: result)
-        }
+        let parts = zip(answers, requests).map { serve($0, $1, as: type, fields: fields, filters: filters) }
+        let decodedAll = parts.allSatisfy(\.served.step.isVendorAnswer)
         var page = try render(parts)
         page.fromCache = false
+        page.served = parts.map(\.served)
         if keep, decodedAll, let cache,
            let first = cache.keepRendered(.init(html: page.html, shown: page, others: Array(generations.dropFirst())), keys[0], name: label,
                                           generation: generations[0]),
            var kept = first.shown as? RenderedPage<Product> {
             // A page that waited on the same answers rendered first: serve what it kept.
             kept.fromCache = true
+            kept.served = page.served
             return kept
         }
         return page
@@ -62,13 +59,16 @@ extension RecommendationsClient {
     /// with these cache keys (in the same order, with the same model, fields, filters and name), if
     /// every answer it came from is fresh: for a page whose requests cost something to build (they
     /// carry the visitor's ids, say), asked before building them. Nil when there is none, or an answer
-    /// is stale or missing: then ask with the requests, which refreshes or fetches.
+    /// is stale or missing: then ask with the requests, which refreshes or fetches. Each part is
+    /// reported (and observed) as served ``ServedBlock/Step/cached``.
     public func keptPage<Product: RecommendableProduct>(for keys: [RecommendationsCacheKey], as type: Product.Type,
                                                         fields: FieldSelection = .all, filters: [ProductFilter] = [],
                                                         name: String) -> RenderedPage<Product>? {
         guard let cache, let kept = cache.keptRendering(keys, name: Self.pageName(name, type, fields: fields, filters: filters, keys: keys)),
               var page = kept.shown as? RenderedPage<Product> else { return nil }
         page.fromCache = true
+        page.served = keys.map { ServedBlock(vendor: $0.vendor, step: .cached) }
+        if let observer { for served in page.served { observer.blockServed(served) } }
         return page
     }
 
@@ -76,30 +76,5 @@ extension RecommendationsClient {
     private static func pageName<Product>(_ name: String, _ type: Product.Type, fields: FieldSelection, filters: [ProductFilter],
                                           keys: [RecommendationsCacheKey]) -> RecommendationsCache.RenderingName {
         RecommendationsCache.RenderingName(name: "page|" + name, product: ObjectIdentifier(type), fields: fields, filters: filters, others: Array(keys.dropFirst()))
-    }
-
-    /// Every answer, in order: at once when all were in the cache, else waited for side by side.
-    private func settleAll(_ pending: [Pending], _ requests: [RecommendationsRequest], budget: Duration) async -> [Result<RecommendationsCache.Stored, NoWidgets>] {
-        let ready = pending.compactMap { if case .ready(let stored) = $0 { stored } else { nil } }
-        if ready.count == pending.count { return ready.map { .success($0) } }
-        return await withTaskGroup(of: (Int, Result<RecommendationsCache.Stored, NoWidgets>).self) { group in
-            for index in pending.indices {
-                let (waiting, request) = (pending[index], requests[index])
-                group.addTask { (index, await self.settled(waiting, request, budget: budget)) }
-            }
-            var answers: [(Int, Result<RecommendationsCache.Stored, NoWidgets>)] = []
-            answers.reserveCapacity(pending.count)
-            for await answer in group { answers.append(answer) }
-            return answers.sorted { $0.0 < $1.0 }.map(\.1)
-        }
-    }
-
-    /// ``settle(_:_:budget:)`` as a result.
-    private func settled(_ pending: Pending, _ request: RecommendationsRequest, budget: Duration) async -> Result<RecommendationsCache.Stored, NoWidgets> {
-        do throws(NoWidgets) {
-            return .success(try await settle(pending, request, budget: budget))
-        } catch {
-            return .failure(error)
-        }
     }
 }

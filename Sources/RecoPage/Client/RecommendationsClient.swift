@@ -18,6 +18,11 @@ import RecoHTTP
 /// - A request marked shared is answered from the ``cache`` when it can be (see
 ///   ``RecommendationsCache``); its fetch is not cancelled at one page's budget (other pages, and the
 ///   next ones, want it), but is bounded by ``sharedFetchTimeout``.
+/// - Each vendor's part of a page goes down the fallback chain (``ServedBlock``): the vendor's answer
+///   (fresh, cached, or stale while it is refreshed), else the last good answer kept for the cache's
+///   stale-if-error window, else the shop's own lists given with the request
+///   (``RecommendationsRequest/fallback``), else no block. Each part says which step served it.
+/// - An ``observer`` is told each answer, budget miss, cache miss and step served, for metrics.
 public final class RecommendationsClient: @unchecked Sendable {
     /// How requests are sent.
     public let transport: any Transport
@@ -30,6 +35,8 @@ public final class RecommendationsClient: @unchecked Sendable {
     /// How long a shared fetch (one that fills the cache) may take, whatever the budgets of the pages
     /// waiting for it.
     public let sharedFetchTimeout: Duration
+    /// Who is told what the client does, if anyone (``PageObserver``).
+    public let observer: (any PageObserver)?
 
     private let lock = NSLock()
     private var limits: [Vendor: InFlightLimit] = [:]
@@ -41,72 +48,66 @@ public final class RecommendationsClient: @unchecked Sendable {
     ///   - maxInFlightPerVendor: the most requests to one vendor at a time.
     ///   - maxReplyBytes: the most bytes of an answer used (4 MiB by default).
     ///   - sharedFetchTimeout: how long a fetch that fills the cache may take.
+    ///   - observer: who is told each answer, budget miss, cache miss and step served (none unless given).
     public init(transport: any Transport = URLSessionTransport.shared, cache: RecommendationsCache? = nil,
-                maxInFlightPerVendor: Int = 16, maxReplyBytes: Int = 4 << 20, sharedFetchTimeout: Duration = .seconds(5)) {
+                maxInFlightPerVendor: Int = 16, maxReplyBytes: Int = 4 << 20, sharedFetchTimeout: Duration = .seconds(5),
+                observer: (any PageObserver)? = nil) {
         self.transport = transport
         self.cache = cache
         self.maxInFlightPerVendor = max(1, maxInFlightPerVendor)
         self.maxReplyBytes = max(1, maxReplyBytes)
         self.sharedFetchTimeout = sharedFetchTimeout
+        self.observer = observer
     }
 
-    /// One vendor's widgets for a page, decoded into `type` with `fields` and `filters` applied.
+    /// One vendor's widgets for a page, decoded into `type` with `fields` and `filters` applied: the first
+    /// step of the fallback chain that serves (the vendor's answer, a kept one, the shop's lists; see
+    /// ``ServedBlock``). To know which, ask with ``widgets(for:as:fields:filters:budget:)-([RecommendationsRequest],_,_,_,_)``.
     /// - Returns: the widgets and the report of what did not decode (products left out, with where and why).
-    /// - Throws: ``NoWidgets``: out of budget, an error code or HTTP status, no answer, too large, or
-    ///   nothing that decoded.
+    /// - Throws: ``NoWidgets`` when no step served: the vendor's reason (out of budget, an error code or
+    ///   HTTP status, no answer, too large, or nothing that decoded).
     public func widgets<Product: RecommendableProduct>(for request: RecommendationsRequest, as type: Product.Type,
                                                        fields: FieldSelection = .all, filters: [ProductFilter] = [],
                                                        budget: Duration) async throws(NoWidgets) -> Recommendations<Product> {
-        try Self.decoded(try await stored(for: request, budget: budget).answer.recommendations, as: type, fields: fields,
-                         filters: filters, vendor: request.vendor)
+        try serve(await settle(begin(request), request, budget: budget), request, as: type, fields: fields, filters: filters).result.get()
     }
 
-    /// Several vendors' widgets for one page, asked at once within one budget, in the order of `requests`.
+    /// Several vendors' widgets for one page, asked at once within one budget, in the order of `requests`:
+    /// each part served by the first step of the fallback chain that can, and saying which
+    /// (``VendorWidgets/served``).
     public func widgets<Product: RecommendableProduct>(for requests: [RecommendationsRequest], as type: Product.Type,
                                                        fields: FieldSelection = .all, filters: [ProductFilter] = [],
                                                        budget: Duration) async -> [VendorWidgets<Product>] {
-        await withTaskGroup(of: (Int, VendorWidgets<Product>).self) { group in
-            for (index, request) in requests.enumerated() {
-                group.addTask {
-                    do throws(NoWidgets) {
-                        let widgets = try await self.widgets(for: request, as: type, fields: fields, filters: filters, budget: budget)
-                        return (index, VendorWidgets(vendor: request.vendor, result: .success(widgets)))
-                    } catch {
-                        return (index, VendorWidgets(vendor: request.vendor, result: .failure(error)))
-                    }
-                }
-            }
-            var results: [VendorWidgets<Product>?] = Array(repeating: nil, count: requests.count)
-            for await (index, result) in group { results[index] = result }
-            return results.compactMap { $0 }
-        }
+        let settled = await settleAll(requests.map { begin($0) }, requests, budget: budget)
+        return zip(settled, requests).map { serve($0, $1, as: type, fields: fields, filters: filters) }
     }
 
-    /// One vendor's widgets and their HTML, rendered by `render`; for a shared request the HTML is kept
+    /// One vendor's widgets and their HTML, rendered by `render`: the first step of the fallback chain
+    /// that serves (``RenderedRecommendations/served`` says which). For a shared request the HTML is kept
     /// in the cache beside the answer under `name` (say, the template's name), so later pages with the
-    /// same answer do not render again. Requests that waited on the same fetch render side by side; each
-    /// is served the rendering kept first.
-    /// - Throws: ``NoWidgets``, or what `render` throws.
+    /// same answer do not render again; the shop's lists are rendered each time. Requests that waited on
+    /// the same fetch render side by side; each is served the rendering kept first.
+    /// - Throws: ``NoWidgets`` when no step served, or what `render` throws.
     public func rendered<Product: RecommendableProduct>(for request: RecommendationsRequest, as type: Product.Type,
                                                         fields: FieldSelection = .all, filters: [ProductFilter] = [],
                                                         budget: Duration, name: String,
                                                         render: (Recommendations<Product>) throws -> String) async throws -> RenderedRecommendations<Product> {
-        let stored = try await stored(for: request, budget: budget)
+        let settled = await settle(begin(request), request, budget: budget)
         let label = RecommendationsCache.RenderingName(name: name, product: ObjectIdentifier(Product.self), fields: fields, filters: filters, others: [])
-        guard let key = request.cacheKey, let cache, stored.generation != 0 else {
-            let recommendations = try Self.decoded(stored.answer.recommendations, as: type, fields: fields, filters: filters, vendor: request.vendor)
-            return RenderedRecommendations(recommendations: recommendations, html: try render(recommendations), htmlFromCache: false)
+        let key = request.cacheKey
+        if let key, let cache, let generation = settled.generation,
+           let kept = cache.rendered(key, name: label, generation: generation), let recommendations = kept.shown as? Recommendations<Product> {
+            return RenderedRecommendations(recommendations: recommendations, html: kept.html, htmlFromCache: true, served: served(settled))
         }
-        if let kept = cache.rendered(key, name: label, generation: stored.generation), let recommendations = kept.shown as? Recommendations<Product> {
-            return RenderedRecommendations(recommendations: recommendations, html: kept.html, htmlFromCache: true)
-        }
-        let recommendations = try Self.decoded(stored.answer.recommendations, as: type, fields: fields, filters: filters, vendor: request.vendor)
+        let part = serve(settled, request, as: type, fields: fields, filters: filters)
+        let recommendations = try part.result.get()
         let html = try render(recommendations)
-        if let first = cache.keepRendered(.init(html: html, shown: recommendations, others: []), key, name: label, generation: stored.generation),
+        if let key, let cache, let generation = settled.generation, part.served.step.isVendorAnswer,
+           let first = cache.keepRendered(.init(html: html, shown: recommendations, others: []), key, name: label, generation: generation),
            let kept = first.shown as? Recommendations<Product> {
-            return RenderedRecommendations(recommendations: kept, html: first.html, htmlFromCache: true)
+            return RenderedRecommendations(recommendations: kept, html: first.html, htmlFromCache: true, served: part.served)
         }
-        return RenderedRecommendations(recommendations: recommendations, html: html, htmlFromCache: false)
+        return RenderedRecommendations(recommendations: recommendations, html: html, htmlFromCache: false, served: part.served)
     }
 
     /// Requests to `vendor` under way now.
@@ -116,67 +117,138 @@ public final class RecommendationsClient: @unchecked Sendable {
 
     /// Where a request's raw answer stands once the cache has been asked (synchronously).
     enum Pending: Sendable {
-        /// Fresh or stale from the cache.
-        case ready(RecommendationsCache.Stored)
-        /// A shared fetch to wait for (started now, or joined).
-        case waiting(RecommendationsCache.Load)
-        /// Not cached: to be fetched for this page alone.
-        case fetch
+        /// From the cache: fresh (``ServedBlock/Step/cached``) or stale while it is refreshed.
+        case ready(RecommendationsCache.Stored, step: ServedBlock.Step, age: Duration)
+        /// A shared fetch to wait for (started now, or joined), and what the cache kept for stale-if-error.
+        case waiting(RecommendationsCache.Load, kept: RecommendationsCache.Kept)
+        /// Not cached: to be fetched for this page alone (`why` no answer is kept for it).
+        case fetch(why: NoKeptAnswer)
     }
 
-    /// The raw answer: from the cache for a shared request, else fetched within the budget.
-    func stored(for request: RecommendationsRequest, budget: Duration) async throws(NoWidgets) -> RecommendationsCache.Stored {
-        try await settle(begin(request), request, budget: budget)
+    /// Why a request has no answer kept for stale-if-error.
+    enum NoKeptAnswer: Sendable {
+        case noCache, personal, none, expired(age: Duration)
+    }
+
+    /// A request's answer once settled: the answer to serve and the step it comes from, or the vendor's
+    /// failure and why no kept answer stands in.
+    struct Settled: Sendable {
+        let vendor: Vendor
+        var answer: Result<RecommendationsCache.Stored, NoWidgets>
+        var step: ServedBlock.Step
+        var age: Duration?
+        /// The vendor's failure now, when the answer is a kept one (stale-if-error).
+        var failure: NoWidgets?
+        /// Why no kept answer stands in, when the answer is a failure.
+        var noKept: NoKeptAnswer?
+
+        /// The generation of the answer, when it is kept in the cache (renderings belong to one).
+        var generation: UInt64? {
+            guard case .success(let stored) = answer, stored.generation != 0 else { return nil }
+            return stored.generation
+        }
+    }
+
+    /// A request's raw answer as a fetch ends, with the bytes of the reply's body received.
+    struct Fetched: Sendable {
+        var result: Result<RecommendationsCache.Answer, NoWidgets>
+        var bytes: Int
     }
 
     /// Asks the cache for a shared request's answer (starting or joining its fetch on a miss).
     func begin(_ request: RecommendationsRequest) -> Pending {
         let vendor = request.vendor
-        guard let key = request.cacheKey, let cache else {
-            cache?.countBypass()
-            return .fetch
+        guard let cache else { return .fetch(why: .noCache) }
+        guard let key = request.cacheKey else {
+            cache.countBypass()
+            return .fetch(why: .personal)
         }
-        let sharedTimeout = sharedFetchTimeout
-        let lookup = cache.lookup(key) {
+        let (sharedTimeout, observer) = (sharedFetchTimeout, observer)
+        let lookup = cache.lookup(key, fetch: {
+            let started = observer == nil ? nil : ContinuousClock.now
+            let fetched: Fetched
             switch await BudgetRace.race(sharedTimeout, { await self.fetch(request, timeout: Self.transportTimeout(for: sharedTimeout)) }) {
-            case .late: .failure(.outOfBudget(vendor, budget: sharedTimeout))
-            case .done(let result): result
+            case .late: fetched = Fetched(result: .failure(.outOfBudget(vendor, budget: sharedTimeout)), bytes: 0)
+            case .done(let done): fetched = done
             }
-        }
+            guard let observer, let started else { return (fetched.result, nil) }
+            let answer = Self.vendorAnswer(fetched, vendor: vendor, started: started, shared: true)
+            return (fetched.result, { observer.vendorAnswered(answer) })
+        })
         switch lookup {
-        case .fresh(let stored), .stale(let stored): return .ready(stored)
-        case .wait(let load): return .waiting(load)
+        case .fresh(let stored, let age): return .ready(stored, step: .cached, age: age)
+        case .stale(let stored, let age): return .ready(stored, step: .staleWhileRevalidate, age: age)
+        case .wait(let load, let joined, let kept):
+            observer?.cacheMissed(vendor: vendor, joined: joined)
+            return .waiting(load, kept: kept)
         }
     }
 
-    /// The answer once ready: kept, waited for, or fetched, within the budget.
-    func settle(_ pending: Pending, _ request: RecommendationsRequest, budget: Duration) async throws(NoWidgets) -> RecommendationsCache.Stored {
+    /// The answer once ready: kept, waited for, or fetched, within the budget; a kept answer when the
+    /// vendor failed and one is kept for stale-if-error.
+    func settle(_ pending: Pending, _ request: RecommendationsRequest, budget: Duration) async -> Settled {
         let vendor = request.vendor
         switch pending {
-        case .ready(let stored):
-            return stored
-        case .waiting(let load):
+        case .ready(let stored, let step, let age):
+            return Settled(vendor: vendor, answer: .success(stored), step: step, age: age)
+        case .waiting(let load, let kept):
+            let result: Result<RecommendationsCache.Stored, NoWidgets>
             switch await BudgetRace.race(budget, { await load.value }) {
-            case .late: throw .outOfBudget(vendor, budget: budget)
-            case .done(let result): return try result.get()
+            case .late:
+                observer?.budgetMissed(vendor: vendor, budget: budget)
+                result = .failure(.outOfBudget(vendor, budget: budget))
+            case .done(let done):
+                result = done
             }
-        case .fetch:
+            switch (result, kept) {
+            case (.success(let stored), _):
+                return Settled(vendor: vendor, answer: .success(stored), step: .fresh)
+            case (.failure(let failure), .answer(let stored, let age)):
+                return Settled(vendor: vendor, answer: .success(stored), step: .staleIfError, age: age, failure: failure)
+            case (.failure(let failure), .expired(let age)):
+                return Settled(vendor: vendor, answer: .failure(failure), step: .none, noKept: .expired(age: age))
+            case (.failure(let failure), .none):
+                return Settled(vendor: vendor, answer: .failure(failure), step: .none, noKept: NoKeptAnswer.none)
+            }
+        case .fetch(let why):
             let timeout = Self.transportTimeout(for: budget)
+            let started = observer == nil ? nil : ContinuousClock.now
+            let fetched: Fetched
             switch await BudgetRace.race(budget, { await self.fetch(request, timeout: timeout) }) {
-            case .late: throw .outOfBudget(vendor, budget: budget)
-            case .done(let result): return try result.map { RecommendationsCache.Stored(answer: $0, generation: 0) }.get()
+            case .late:
+                observer?.budgetMissed(vendor: vendor, budget: budget)
+                fetched = Fetched(result: .failure(.outOfBudget(vendor, budget: budget)), bytes: 0)
+            case .done(let done):
+                fetched = done
+            }
+            if let observer, let started { observer.vendorAnswered(Self.vendorAnswer(fetched, vendor: vendor, started: started, shared: false)) }
+            switch fetched.result {
+            case .success(let answer):
+                return Settled(vendor: vendor, answer: .success(RecommendationsCache.Stored(answer: answer, generation: 0)), step: .fresh)
+            case .failure(let failure):
+                return Settled(vendor: vendor, answer: .failure(failure), step: .none, noKept: why)
             }
         }
+    }
+
+    /// What the observer is told of a fetch that ended.
+    private static func vendorAnswer(_ fetched: Fetched, vendor: Vendor, started: ContinuousClock.Instant, shared: Bool) -> VendorAnswer {
+        let failure: NoWidgets.Kind?
+        switch fetched.result {
+        case .success: failure = nil
+        case .failure(let reason): failure = reason.kind
+        }
+        return VendorAnswer(vendor: vendor, failure: failure, duration: .now - started, bytes: fetched.bytes, shared: shared)
     }
 
     /// Sends the request (waiting for a slot), checks the answer and decodes it into raw products.
-    private func fetch(_ request: RecommendationsRequest, timeout: Duration) async -> Result<RecommendationsCache.Answer, NoWidgets> {
+    private func fetch(_ request: RecommendationsRequest, timeout: Duration) async -> Fetched {
         let vendor = request.vendor
         let limit = limit(for: vendor)
         do {
             try await limit.acquire()
         } catch {
-            return .failure(.outOfBudget(vendor, budget: timeout))
+            return Fetched(result: .failure(.outOfBudget(vendor, budget: timeout)), bytes: 0)
         }
         defer { limit.release() }
         let reply: VendorReply
@@ -185,12 +257,18 @@ public final class RecommendationsClient: @unchecked Sendable {
         do {
             reply = try await transport.send(http, timeout: timeout)
         } catch is CancellationError {
-            return .failure(.outOfBudget(vendor, budget: timeout))
+            return Fetched(result: .failure(.outOfBudget(vendor, budget: timeout)), bytes: 0)
         } catch let error as TransportError where error.kind == .replyTooLarge {
-            return .failure(.tooLarge(vendor, limit: maxReplyBytes))
+            return Fetched(result: .failure(.tooLarge(vendor, limit: maxReplyBytes)), bytes: 0)
         } catch {
-            return .failure(.network(vendor, error))
+            return Fetched(result: .failure(.network(vendor, error)), bytes: 0)
         }
+        return Fetched(result: answer(to: request, reply), bytes: reply.body.count)
+    }
+
+    /// The reply checked and decoded into raw products.
+    private func answer(to request: RecommendationsRequest, _ reply: VendorReply) -> Result<RecommendationsCache.Answer, NoWidgets> {
+        let vendor = request.vendor
         guard reply.body.count <= maxReplyBytes else { return .failure(.tooLarge(vendor, limit: maxReplyBytes)) }
         let decoded: Recommendations<RawProduct>
         do {

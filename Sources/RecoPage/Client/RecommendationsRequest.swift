@@ -6,12 +6,14 @@ import RecoVendors
 /// One vendor's recommendations for a page: the HTTP request to send, how to decode its answer, and
 /// whether the answer may be shared between visitors (cached) or is personal.
 ///
-/// Build one with ``segmentify(_:limits:sharing:)`` or ``reteno(_:title:limits:sharing:)``, or with
-/// ``init(vendor:http:sharing:decode:)`` for a vendor of your own.
+/// Build one with ``segmentify(_:limits:sharing:fallback:)`` or ``reteno(_:title:limits:sharing:fallback:)``, or with
+/// ``init(vendor:http:sharing:fallback:decode:)`` for a vendor of your own; give it the shop's own
+/// lists to show in its place when the vendor fails and no answer of it is kept (``fallback``).
 ///
 /// ```swift
-/// let reteno = RecommendationsRequest.reteno(recoms, title: "Customers also viewed",
+/// var reteno = RecommendationsRequest.reteno(recoms, title: "Customers also viewed",
 ///                                            sharing: .shared(recoms.cacheKey()))
+/// reteno.fallback = [ShopList(name: "best-sellers", title: "Our best sellers", products: bestSellers)]
 /// ```
 public struct RecommendationsRequest: Sendable {
     /// Whether an answer may serve other visitors.
@@ -29,14 +31,20 @@ public struct RecommendationsRequest: Sendable {
     public var http: VendorRequest
     /// Whether the answer may be cached.
     public var sharing: Sharing
+    /// The shop's own lists, shown in the vendor's place (as the shop's blocks: `ShopBlock`) when
+    /// neither the vendor's answer nor a kept one can be: the fallback chain's last step before no
+    /// block (``ServedBlock/Step/shopFallback``). None by default.
+    public var fallback: [ShopList]
     let decode: @Sendable (Data) throws(PayloadError) -> Recommendations<RawProduct>
 
-    /// A request to `vendor` whose answer `decode` turns into widgets of raw products.
-    public init(vendor: Vendor, http: VendorRequest, sharing: Sharing = .personal,
+    /// A request to `vendor` whose answer `decode` turns into widgets of raw products, with the shop's
+    /// lists to show when it fails (`fallback`).
+    public init(vendor: Vendor, http: VendorRequest, sharing: Sharing = .personal, fallback: [ShopList] = [],
                 decode: @escaping @Sendable (Data) throws(PayloadError) -> Recommendations<RawProduct>) {
         self.vendor = vendor
         self.http = http
         self.sharing = sharing
+        self.fallback = fallback
         self.decode = decode
     }
 
@@ -48,20 +56,22 @@ public struct RecommendationsRequest: Sendable {
 
     /// Segmentify's blocks for a page's events, decoded with ``SegmentifyRecommendations`` in the
     /// request's language. Personal unless you say otherwise: Segmentify's answers usually depend on
-    /// the visitor (`userId`), so share only blocks whose algorithm does not.
+    /// the visitor (`userId`), so share only blocks whose algorithm does not. `fallback`: the shop's lists
+    /// to show when Segmentify fails (``fallback``).
     public static func segmentify(_ request: SegmentifyRecommendationsRequest, limits: ReplyLimits = .default,
-                                  sharing: Sharing = .personal) -> RecommendationsRequest {
+                                  sharing: Sharing = .personal, fallback: [ShopList] = []) -> RecommendationsRequest {
         let language = request.language
-        return RecommendationsRequest(vendor: .segmentify, http: request.request, sharing: sharing) { (data: Data) throws(PayloadError) in
+        return RecommendationsRequest(vendor: .segmentify, http: request.request, sharing: sharing, fallback: fallback) { (data: Data) throws(PayloadError) in
             try SegmentifyRecommendations.decode(data, language: language, limits: limits)
         }
     }
 
-    /// Reteno's recommendations of one variant, decoded with ``RetenoRecoms`` into one widget titled `title`.
+    /// Reteno's recommendations of one variant, decoded with ``RetenoRecoms`` into one widget titled `title`;
+    /// `fallback`: the shop's lists to show when Reteno fails (``fallback``).
     public static func reteno(_ request: RetenoRecomsRequest, title: String = "", limits: ReplyLimits = .default,
-                              sharing: Sharing = .personal) -> RecommendationsRequest {
+                              sharing: Sharing = .personal, fallback: [ShopList] = []) -> RecommendationsRequest {
         let variant = request.variantId
-        return RecommendationsRequest(vendor: .reteno, http: request.request, sharing: sharing) { (data: Data) throws(PayloadError) in
+        return RecommendationsRequest(vendor: .reteno, http: request.request, sharing: sharing, fallback: fallback) { (data: Data) throws(PayloadError) in
             try RetenoRecoms.decode(data, variantId: variant, title: title, limits: limits)
         }
     }

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import RecoPage
+import RecoTemplates
+import RecoKitTesting
+
+/// A block the shop filled from its own list is never tracked to a vendor as the vendor's: every
+/// interaction built from it, however it travels (a builder, a page's impressions, ids read back from
+/// the rendered HTML), is refused by Segmentify's and Reteno's destinations, and taken by one of the
+/// shop's own.
+@Suite("The shop's blocks are not a vendor's")
+struct ShopBlockTrackingTests {
+    static let context = InteractionContext(userId: "u-1", sessionId: "s-1")
+
+    /// A destination of the shop's own: it takes anything (it is never asked to deliver here).
+    struct ShopDestination: TrackingDestination {
+        var name: String { "shop" }
+        var limits: DestinationLimits { DestinationLimits(maxEvents: 10, maxBytes: 1 << 20) }
+        func validate(_ interaction: Interaction) throws(InteractionError) {}
+        func request(for events: [TrackedEvent]) -> TrackingRequest {
+            TrackingRequest(url: URL(string: "http://127.0.0.1:9/")!, headers: [], body: Data())
+        }
+    }
+
+    static let vendors: [any TrackingDestination] = [
+        SegmentifyDestination(dataCenter: URL(string: "http://127.0.0.1:9")!, apiKey: "k", origin: "shop.example"),
+        RetenoDestination(base: URL(string: "http://127.0.0.1:9")!, accessKey: "k"),
+    ]
+
+    /// The shop's block as a page shows it: the list decoded into the page's model.
+    static func shopWidget(name: String = "best-sellers") throws -> Widget<Product> {
+        let list = ShopList(name: name, title: "Best", products: [try RawProduct(fields: ["productId": "p-1", "name": "One"]),
+                                                                  try RawProduct(fields: ["productId": "p-2", "name": "Two"])])
+        return try #require(Recommendations(widgets: [list.widget]).decoded(as: Product.self).widgets.first)
+    }
+
+    /// Every interaction a page builds from a widget.
+    static func interactions(of widget: Widget<Product>) throws -> [Interaction] {
+        [.impression(of: widget, context: context), .widgetView(of: widget, context: context),
+         try .click(productId: "p-2", in: widget, context: context)] + Interaction.productImpressions(of: widget, context: context)
+    }
+
+    @Test func everyInteractionOfAShopsBlockIsRefusedByEveryVendorsDestination() throws {
+        let widget = try Self.shopWidget()
+        #expect(widget.vendor == .shop && widget.isShopBlock && widget.instanceId == "shop:best-sellers")
+        for destination in Self.vendors {
+            for interaction in try Self.interactions(of: widget) {
+                #expect(throws: InteractionError.self) { try destination.validate(interaction) }
+                do { try destination.validate(interaction) } catch {
+                    #expect(error.kind == .shopBlock, "\(destination.name) \(interaction.kind): \(error)")
+                }
+            }
+        }
+        // The control: a vendor's block with the same products passes where the vendor takes its kind.
+        var vendors = widget
+        vendors.vendor = .reteno
+        vendors.instanceId = "r1105v1480"
+        vendors.interactionId = "r1105v1480"
+        #expect(!vendors.isShopBlock)
+        for destination in Self.vendors {
+            try destination.validate(try Interaction.click(productId: "p-2", in: vendors, context: Self.context))
+        }
+    }
+
+    @Test func aPageOfImpressionsWithAShopsBlockIsRefusedNamingIt() throws {
+        let shop = try Self.shopWidget()
+        var vendors = shop
+        (vendors.vendor, vendors.instanceId, vendors.interactionId) = (.segmentify, "hp_1", "act-1")
+        for destination in Self.vendors {
+            var page = PageImpressions(context: Self.context)
+            page.addProducts(of: vendors)
+            try destination.validate(page)
+            page.addBlock(shop)
+            page.addProducts(of: shop)
+            #expect(throws: InteractionError.self) { try destination.validate(page) }
+            do { try destination.validate(page) } catch {
+                #expect(error.kind == .shopBlock)
+                #expect(error.message.hasPrefix("impression 2 of the page (instanceId \"shop:best-sellers\")"), "\(error)")
+            }
+        }
+    }
+
+    @Test func aVendorsTrackerRefusesTheShopsBlockAndTheShopsOwnTakesIt() async throws {
+        let widget = try Self.shopWidget()
+        let vendor = try Tracker(destination: Self.vendors[0], configuration: TrackerConfiguration(journal: nil, durability: .memory))
+        let shop = try Tracker(destination: ShopDestination(), configuration: TrackerConfiguration(journal: nil, durability: .memory))
+        for interaction in try Self.interactions(of: widget) {
+            #expect(throws: TrackingError.self) { try vendor.track(interaction) }
+            do { try vendor.check(interaction) } catch { #expect(error.interactionError?.kind == .shopBlock) }
+            try shop.check(interaction)
+        }
+        var page = PageImpressions(context: Self.context)
+        page.addBlock(widget)
+        #expect(throws: TrackingError.self) { try vendor.track(page) }
+        #expect(vendor.statistics.accepted == 0 && vendor.statistics.pending == 0)
+        _ = await vendor.shutdown(deadline: .zero)
+        _ = await shop.shutdown(deadline: .zero)
+    }
+
+    /// The ids a page's script reads back from the rendered block (a widget-view beacon, say) carry the
+    /// shop's mark: an interaction rebuilt from them by hand is refused too.
+    @Test func theIdsReadBackFromTheRenderedBlockAreRefused() throws {
+        let html = try WidgetRenderer().render([try Self.shopWidget()], template: "carousel")
+        #expect(html.contains(#"data-reco-vendor="shop""#))
+        let attribute = #"data-reco-instance-id=""#
+        let start = try #require(html.range(of: attribute)).upperBound
+        let id = String(html[start...].prefix { $0 != "\"" })
+        let view = Interaction(kind: .widgetView, instanceId: id, interactionId: id, context: Self.context)
+        for destination in Self.vendors where destination.name == "segmentify" {
+            #expect(throws: InteractionError.self) { try destination.validate(view) }
+        }
+    }
+
+    /// Whatever the list's name (colons, spaces, any script, empty), its block's ids keep the mark.
+    @Test func anyListsNameKeepsTheMark() throws {
+        let seed = ProcessInfo.processInfo.environment["RECOKIT_SHOP_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
+        print("ShopBlockTrackingTests.anyListsNameKeepsTheMark seed: \(seed) (RECOKIT_SHOP_SEED to replay)")
+        var random = SeededRandom(seed: seed)
+        let alphabet = Array("ab:_- /çğ日本🙂\"<>&") + ["\u{0}", "\u{301}"]
+        for _ in 0..<200 {
+            let name = String((0..<Int.random(in: 0...12, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
+            let widget = try Self.shopWidget(name: name)
+            #expect(widget.isShopBlock, "seed \(seed), name \(name.debugDescription)")
+            for destination in Self.vendors {
+                #expect(throws: InteractionError.self, "seed \(seed), name \(name.debugDescription)") {
+                    try destination.validate(Interaction.impression(of: widget, context: Self.context))
+                }
+            }
+        }
+    }
+}
