@@ -75,10 +75,10 @@ struct FallbackChainTests {
             let shop = await part(request)
             #expect(shop.served.step == .shopFallback && ids(shop) == ["shop-1", "shop-2"])
             #expect(shop.widgets.map(\.vendor) == [.shop] && shop.widgets.map(\.instanceId) == ["shop:best-sellers"])
-            #expect(shop.widgets[0].title == "Our best sellers" && shop.widgets[0].isShopBlock)
+            #expect(shop.widgets.first?.title == "Our best sellers" && shop.widgets.first?.isShopBlock == true)
             #expect(shop.failure?.status == 503, "the vendor's outage stays in sight under its fallback")
             #expect(shop.served.passedOver.map(\.step) == [.fresh, .staleIfError])
-            #expect(shop.served.passedOver[1].reason.contains("3700 s old"))
+            #expect(shop.served.passedOver.dropFirst().first?.reason.contains("3700 s old") == true)
             #expect(try await observer.next(3) == ["cache missed reteno", "answered reteno http_status 4 bytes shared",
                                                    "served reteno shop_fallback after fresh,stale_if_error"])
 
@@ -121,13 +121,22 @@ struct FallbackChainTests {
             for minute in 0..<300 {
                 let shown = try await page()
                 steps.append(shown.served[0].step)
-                #expect(!shown.widgets.isEmpty && !shown.html.isEmpty, "minute \(minute): \(shown.served)")
+                // The first page without a block ends the walk: the minutes after it would say the same.
+                guard !shown.widgets.isEmpty, !shown.html.isEmpty else {
+                    Issue.record("minute \(minute): no block: \(shown.served)")
+                    return
+                }
                 // A background refresh ends on its own task: wait until every fetch but the first has
                 // failed, so the next minute's page sees what it left, as a page a minute later would.
+                var settled = false
                 for _ in 0..<6000 {
                     let statistics = cache.statistics
-                    if statistics.failuresNotCached == statistics.refreshes + statistics.misses - 1 { break }
+                    if statistics.failuresNotCached == statistics.refreshes + statistics.misses - 1 { settled = true; break }
                     try await Task.sleep(for: .milliseconds(10))
+                }
+                guard settled else {
+                    Issue.record("minute \(minute): the vendor's fetches did not all end: \(cache.statistics)")
+                    return
                 }
                 time.advance(.seconds(60))
             }
@@ -153,7 +162,7 @@ struct FallbackChainTests {
             #expect(products.widgets.map(\.instanceId) == ["shop:best-sellers"])
             #expect(observer.lines == ["answered reteno http_status 4 bytes", "served reteno shop_fallback after fresh,stale_if_error"])
             let parts = await client.widgets(for: [request], as: Product.self, budget: Fixtures.patience)
-            #expect(parts[0].served.passedOver[1].reason == "the request is personal: its answers are never kept")
+            #expect(parts.first?.served.passedOver.dropFirst().first?.reason == "the request is personal: its answers are never kept")
         }
     }
 
@@ -196,7 +205,7 @@ struct FallbackChainTests {
             time.advance(.seconds(120))
             let first = await client.widgets(for: [one], as: Product.self, budget: Fixtures.patience)[0]
             let second = await client.widgets(for: [two], as: Product.self, budget: Fixtures.patience)[0]
-            #expect(first.served.step == .none && first.served.passedOver[1].reason == "no answer kept")
+            #expect(first.served.step == .none && first.served.passedOver.dropFirst().first?.reason == "no answer kept")
             #expect(second.served.step == .staleIfError, "\(second.served)")
             #expect(cache.statistics.entries <= 1 && cache.statistics.evictions >= 1)
         }

@@ -12,13 +12,18 @@ import RecoKitTesting
 struct ShopBlockTrackingTests {
     static let context = InteractionContext(userId: "u-1", sessionId: "s-1")
 
-    /// A destination of the shop's own: it takes anything (it is never asked to deliver here).
+    /// A destination of the shop's own: it takes every interaction, and posts each event's id and block as
+    /// JSON to the shop's own events address.
     struct ShopDestination: TrackingDestination {
+        var events: URL
         var name: String { "shop" }
         var limits: DestinationLimits { DestinationLimits(maxEvents: 10, maxBytes: 1 << 20) }
         func validate(_ interaction: Interaction) throws(InteractionError) {}
-        func request(for events: [TrackedEvent]) -> TrackingRequest {
-            TrackingRequest(url: URL(string: "http://127.0.0.1:9/")!, headers: [], body: Data())
+        func validate(_ page: PageImpressions) throws(InteractionError) {}
+        func request(for records: [EventRecord]) -> VendorRequest {
+            let items = records.map { ["eventId": $0.id.description, "instanceId": $0.string(.instanceId) ?? ""] }
+            let body = (try? JSONSerialization.data(withJSONObject: items)) ?? Data()
+            return VendorRequest(url: events, headers: [("Content-Type", "application/json")], body: body)
         }
     }
 
@@ -80,21 +85,57 @@ struct ShopBlockTrackingTests {
         }
     }
 
-    @Test func aVendorsTrackerRefusesTheShopsBlockAndTheShopsOwnTakesIt() async throws {
+    /// Through running trackers against servers on 127.0.0.1: the vendor's tracker refuses every
+    /// interaction about the shop's block (counted as invalid, nothing stored, no request made), and a
+    /// tracker of the shop's own delivers the same interactions to the shop's own address.
+    @Test func aVendorsTrackerRefusesTheShopsBlockAndTheShopsOwnDeliversIt() async throws {
         let widget = try Self.shopWidget()
-        let vendor = try Tracker(destination: Self.vendors[0], configuration: TrackerConfiguration(journal: nil, durability: .memory))
-        let shop = try Tracker(destination: ShopDestination(), configuration: TrackerConfiguration(journal: nil, durability: .memory))
-        for interaction in try Self.interactions(of: widget) {
-            #expect(throws: TrackingError.self) { try vendor.track(interaction) }
-            do { try vendor.check(interaction) } catch { #expect(error.interactionError?.kind == .shopBlock) }
-            try shop.check(interaction)
-        }
+        let vendorServer = try FaultyVendor(seed: 1, successPercent: 100)
+        defer { vendorServer.stop() }
+        let shopServer = try FaultyVendor(seed: 2, successPercent: 100)
+        defer { shopServer.stop() }
+        var configuration = TrackerConfiguration()
+        configuration.flushInterval = .milliseconds(10)
+        let vendor = Tracker(destination: SegmentifyDestination(dataCenter: vendorServer.baseURL, apiKey: "k", origin: "shop.example"),
+                             store: JournalStore.memory(), configuration: configuration)
+        let shop = Tracker(destination: ShopDestination(events: shopServer.baseURL.appendingPathComponent("events")),
+                           store: JournalStore.memory(), configuration: configuration)
+        let interactions = try Self.interactions(of: widget)
         var page = PageImpressions(context: Self.context)
         page.addBlock(widget)
-        #expect(throws: TrackingError.self) { try vendor.track(page) }
-        #expect(vendor.statistics.accepted == 0 && vendor.statistics.pending == 0)
-        _ = await vendor.shutdown(deadline: .zero)
-        _ = await shop.shutdown(deadline: .zero)
+        page.addProducts(of: widget)
+        var shopIds: [String] = []
+        try await whileRunning(vendor) {
+            try await whileRunning(shop) {
+                for interaction in interactions {
+                    do {
+                        try vendor.track(interaction)
+                        Issue.record("segmentify's tracker took \(interaction.kind) of the shop's block")
+                    } catch let error as TrackingError {
+                        #expect(error.kind == .invalid && error.interactionError?.kind == .shopBlock, "\(interaction.kind): \(error)")
+                    }
+                    shopIds.append(try shop.track(interaction).description)
+                }
+                do {
+                    try vendor.track(page)
+                    Issue.record("segmentify's tracker took a page of the shop's block")
+                } catch let error as TrackingError {
+                    #expect(error.interactionError?.kind == .shopBlock, "\(error)")
+                }
+                shopIds += try shop.track(page).map(\.description)
+                try await shop.flush()
+                try await vendor.flush()
+                #expect(await shop.waitUntilIdle(timeout: .seconds(60)))
+                #expect(await vendor.waitUntilIdle(timeout: .seconds(60)))
+            }
+        }
+        let refused = vendor.statistics
+        #expect(refused.accepted == 0 && refused.pending == 0)
+        #expect(refused.refusedInvalid == interactions.count + page.impressions.count)
+        #expect(vendorServer.answers.isEmpty, "the vendor was sent \(vendorServer.answersInWords)")
+        #expect(shopIds.count == interactions.count + page.impressions.count)
+        #expect(shopServer.unconfirmed(shopIds).isEmpty, "\(shopServer.answersInWords)")
+        #expect(shop.statistics.accepted == shopIds.count)
     }
 
     /// The ids a page's script reads back from the rendered block (a widget-view beacon, say) carry the
