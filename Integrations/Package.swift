@@ -33,6 +33,16 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
+        // An HTTP server on 127.0.0.1 that answers as a test says, for the tests.
+        .target(
+            name: "HTTPStandIn",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/HTTPStandIn"
+        ),
         .testTarget(
             name: "RecoKitMetricsTests",
             dependencies: [
@@ -57,6 +67,7 @@ let package = Package(
             name: "RecoKitAsyncHTTPClientTests",
             dependencies: [
                 "RecoKitAsyncHTTPClient",
+                "HTTPStandIn",
                 .product(name: "RecoTracking", package: "RecoKit"),
                 .product(name: "RecoDestinations", package: "RecoKit"),
                 .product(name: "RecoKitTesting", package: "RecoKit"),

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import RecoDestinations
 import RecoHTTP
+import HTTPStandIn
 import RecoKitAsyncHTTPClient
 import RecoKitTesting
 import RecoTracking

@@ -3,37 +3,61 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// An HTTP server on 127.0.0.1 for these tests: it answers each request as `answer` says, writing the
+/// An HTTP server on 127.0.0.1 for this package's tests: it answers each request as `answer` says, writing the
 /// reply's body in `pieces` with `pause` between them (a vendor that trickles), and keeps every request
 /// it received.
-final class StandIn: @unchecked Sendable {
-    struct Request: Sendable {
-        var method: String
-        var uri: String
-        var headers: [(String, String)]
-        var body: [UInt8]
+public final class StandIn: @unchecked Sendable {
+    /// A request as it was received.
+    public struct Request: Sendable {
+        /// `GET`, `POST`, …
+        public var method: String
+        /// The path and query.
+        public var uri: String
+        /// Header names and values, in order.
+        public var headers: [(String, String)]
+        /// The body's bytes.
+        public var body: [UInt8]
     }
 
-    struct Reply: Sendable {
-        var status: Int
-        var headers: [(String, String)] = []
-        var body: [UInt8] = []
+    /// How a request is answered.
+    public struct Reply: Sendable {
+        /// The HTTP status.
+        public var status: Int
+        /// Header names and values (`Content-Length` is added).
+        public var headers: [(String, String)]
+        /// The body's bytes.
+        public var body: [UInt8]
         /// The body is written in this many pieces…
-        var pieces = 1
+        public var pieces: Int
         /// …with this pause between them.
-        var pause: TimeAmount = .zero
+        public var pause: TimeAmount
         /// Sent as `Content-Length` instead of the body's own length, when set.
-        var announcedLength: String?
+        public var announcedLength: String?
+
+        /// A reply.
+        public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], pieces: Int = 1, pause: TimeAmount = .zero,
+                    announcedLength: String? = nil) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.pieces = pieces
+            self.pause = pause
+            self.announcedLength = announcedLength
+        }
     }
 
     private let lock = NSLock()
     private var received: [Request] = []
     private let channel: any Channel
-    let port: Int
-    var base: URL { URL(string: "http://127.0.0.1:\(port)")! }
-    var requests: [Request] { lock.withLock { received } }
+    /// The port on 127.0.0.1.
+    public let port: Int
+    /// `http://127.0.0.1:PORT`.
+    public var base: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    /// Every request received so far, in order.
+    public var requests: [Request] { lock.withLock { received } }
 
-    init(_ answer: @escaping @Sendable (Request) -> Reply) throws {
+    /// Listens on a free port of 127.0.0.1, answering each request as `answer` says.
+    public init(_ answer: @escaping @Sendable (Request) -> Reply) throws {
         let box = Box()
         channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -51,7 +75,8 @@ final class StandIn: @unchecked Sendable {
 
     private func record(_ request: Request) { lock.withLock { received.append(request) } }
 
-    func stop() { try? channel.close().wait() }
+    /// Stops listening.
+    public func stop() { try? channel.close().wait() }
 
     private final class Handler: ChannelInboundHandler, @unchecked Sendable {
         typealias InboundIn = HTTPServerRequestPart
@@ -90,7 +115,7 @@ final class StandIn: @unchecked Sendable {
             let pieces = stride(from: 0, to: reply.body.count, by: size).map { Array(reply.body[$0..<min(reply.body.count, $0 + size)]) }
             let loop = context.eventLoop
             let channel = context.channel
-            func write(_ index: Int) {
+            @Sendable func write(_ index: Int) {
                 guard index < pieces.count else {
                     channel.writeAndFlush(HTTPServerResponsePart.end(nil), promise: nil)
                     return
