@@ -33,7 +33,7 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
-        // An HTTP server on 127.0.0.1 that answers as a test says, for the tests.
+        // An HTTP server on 127.0.0.1 that answers as a test says, for the tests of both products.
         .target(
             name: "HTTPStandIn",
             dependencies: [
@@ -47,9 +47,12 @@ let package = Package(
             name: "RecoKitMetricsTests",
             dependencies: [
                 "RecoKitMetrics",
+                "HTTPStandIn",
                 .product(name: "RecoTracking", package: "RecoKit"),
+                .product(name: "RecoPage", package: "RecoKit"),
                 .product(name: "RecoKitTesting", package: "RecoKit"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // The README's blocks that use this package, word for word, compiled.
