@@ -67,6 +67,16 @@ struct DocumentationSnippetTests {
             let widget: Widget<RawProduct> = given()
             let context: InteractionContext = given()
             """,
+        "let cache = RecommendationsCache(timeToLive: .seconds(60), staleWhileRevalidate: .seconds(240),": """
+            import RecoPage
+            import RecoTemplates
+            struct Shoe: RecommendableProduct { let productId: String }
+            struct Log { func notice(_ message: String) {} }
+            let recoms: RetenoRecomsRequest = given()
+            let bestSellers: [RawProduct] = given()
+            let renderer = WidgetRenderer()
+            let logger = Log()
+            """,
     ]
 
     /// A value of any type, for type-checking only.

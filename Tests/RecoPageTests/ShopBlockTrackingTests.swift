@@ -94,8 +94,12 @@ struct ShopBlockTrackingTests {
         defer { vendorServer.stop() }
         let shopServer = try FaultyVendor(seed: 2, successPercent: 100)
         defer { shopServer.stop() }
+        // Quick retries: a reply that closes its connection (FaultyVendor's successThenClose) can fail
+        // the next request sent on it, which is then sent again.
         var configuration = TrackerConfiguration()
         configuration.flushInterval = .milliseconds(10)
+        configuration.retryPolicy = RetryPolicy(initialDelay: .milliseconds(5), maximumDelay: .milliseconds(50),
+                                                configurationDelay: .milliseconds(50))
         let vendor = Tracker(destination: SegmentifyDestination(dataCenter: vendorServer.baseURL, apiKey: "k", origin: "shop.example"),
                              store: JournalStore.memory(), configuration: configuration)
         let shop = Tracker(destination: ShopDestination(events: shopServer.baseURL.appendingPathComponent("events")),
@@ -125,8 +129,8 @@ struct ShopBlockTrackingTests {
                 shopIds += try shop.track(page).map(\.description)
                 try await shop.flush()
                 try await vendor.flush()
-                #expect(await shop.waitUntilIdle(timeout: .seconds(60)))
-                #expect(await vendor.waitUntilIdle(timeout: .seconds(60)))
+                #expect(await shop.waitUntilIdle(timeout: Fixtures.patience))
+                #expect(await vendor.waitUntilIdle(timeout: Fixtures.patience))
             }
         }
         let refused = vendor.statistics
