@@ -11,6 +11,7 @@ import RecoVendors
 /// lists to show in its place when the vendor fails and no answer of it is kept (``fallback``).
 ///
 /// ```swift
+/// let bestSellers = [try RawProduct(fields: ["productId": "240-LV09", "name": "Gel-Kayano 30"])]
 /// var reteno = RecommendationsRequest.reteno(recoms, title: "Customers also viewed",
 ///                                            sharing: .shared(recoms.cacheKey()))
 /// reteno.fallback = [ShopList(name: "best-sellers", title: "Our best sellers", products: bestSellers)]

@@ -14,8 +14,9 @@ import RecoKit
 /// 4. no block (``Step/none``).
 ///
 /// ```swift
-/// for served in page.served where served.failure != nil {
-///     logger.notice("\(served)")   // "reteno: shop fallback; passed over: fresh (reteno: answered HTTP 503), …"
+/// let part = await client.widgets(for: [reteno], as: Shoe.self, budget: .milliseconds(300))[0]
+/// if part.served.failure != nil {
+///     print(part.served)   // "reteno: shop fallback; passed over: fresh (reteno: answered HTTP 503), …"
 /// }
 /// ```
 public struct ServedBlock: Sendable, CustomStringConvertible {

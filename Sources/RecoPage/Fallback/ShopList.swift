@@ -13,7 +13,7 @@ import RecoKit
 ///
 /// ```swift
 /// let bestSellers = ShopList(name: "best-sellers", title: "Our best sellers",
-///                            products: try catalog.bestSellers.map { try RawProduct(fields: $0.fields) })
+///                            products: [try RawProduct(fields: ["productId": "240-LV09", "name": "Gel-Kayano 30"])])
 /// var request = RecommendationsRequest.reteno(recoms, sharing: .shared(recoms.cacheKey()))
 /// request.fallback = [bestSellers]
 /// ```

@@ -15,7 +15,8 @@ import RecoKit
 ///     let served: @Sendable (String, String) -> Void
 ///     func blockServed(_ block: ServedBlock) { served(block.vendor.rawValue, block.step.label) }
 /// }
-/// let client = RecommendationsClient(cache: cache, observer: Counts { vendor, step in … })
+/// let cache = RecommendationsCache(timeToLive: .seconds(60))
+/// let pages = RecommendationsClient(cache: cache, observer: Counts { vendor, step in print(vendor, step) })
 /// ```
 ///
 /// | observation | metric (Prometheus) | OpenTelemetry instrument | type | labels |
