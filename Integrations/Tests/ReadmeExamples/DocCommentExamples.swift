@@ -18,3 +18,8 @@ func trackingMetricsExample(segmentify: any TrackingDestination, store: any Trac
     let tracker = Tracker(destination: segmentify, store: store, configuration: configuration)
     metrics.watch(tracker)                             // its statistics, while `metrics.run()` runs
 }
+
+func pageMetricsExample(cache: RecommendationsCache) {
+    let client = RecommendationsClient(cache: cache, observer: PageMetrics())
+    _ = client
+}
