@@ -279,8 +279,10 @@ final class Journal: @unchecked Sendable {
     /// Batches out for delivery.
     var inFlightCount: Int { withState { $0.inFlight.count } }
     /// The first bytes of the oldest record still pending (durable or buffered), for its time; nil when
-    /// none is, or it cannot be read (best effort: a status, never a failure).
-    func oldestPendingRecord() -> [UInt8]? {
+    /// none is, or its bytes hold no record.
+    /// - Throws: the disk's error when the bytes cannot be read: a disk that fails reads is for the
+    ///   caller to report, not to pass over.
+    func oldestPendingRecord() throws(TrackingError) -> [UInt8]? {
         let found = withState { state -> (position: JournalPosition, format: RecordFrame.Format, end: Int)?? in
             guard state.pending > 0 else { return .some(nil) }
             var position = state.inFlight.keys.min() ?? state.readCursor
@@ -294,8 +296,11 @@ final class Journal: @unchecked Sendable {
         switch found {
         case .some(.some(let place)):
             let count = min(place.end - place.position.offset, RecordFrame.headerSize + 64)
-            guard let bytes = try? storage.read(JournalState.fileName(place.position.segment), offset: place.position.offset, count: count),
-                  case .record(let payload, _) = RecordFrame.frame(in: bytes, at: 0, base: place.position.offset,
+            let bytes: [UInt8]
+            do { bytes = try storage.read(JournalState.fileName(place.position.segment), offset: place.position.offset, count: count) } catch {
+                throw error.trackingError
+            }
+            guard case .record(let payload, _) = RecordFrame.frame(in: bytes, at: 0, base: place.position.offset,
                                                                    segment: place.position.segment, format: place.format),
                   payload.first != RecordFrame.paddingMark else { return nil }
             return Array(payload)

@@ -101,9 +101,15 @@ public final class JournalStore: TrackingStore, @unchecked Sendable {
             claims.withLock { $0.interrupted = interrupted }
         }
         recoveryReport = report
-        // What was pending when it opened happened no later than its first record.
-        if let first = journal.oldestPendingRecord(), let millis = StoredRecord.occurredMilliseconds(in: first) {
-            journal.withState { $0.occurred.note(record: $0.takenRecords + $0.lostRecords, millis: millis) }
+        // What was pending when it opened happened no later than its first record. A disk that cannot read
+        // it is counted as a disk error met while delivering (the run's failure, named); delivery reads the
+        // record again when it comes to it.
+        do {
+            if let first = try journal.oldestPendingRecord(), let millis = StoredRecord.occurredMilliseconds(in: first) {
+                journal.withState { $0.occurred.note(record: $0.takenRecords + $0.lostRecords, millis: millis) }
+            }
+        } catch {
+            noteDeliveryFault(error)
         }
     }
 
