@@ -13,7 +13,7 @@ struct ErrorPageTests {
             #expect(page.status == .notFound)
             #expect(!page.html.contains(file.path) && !page.html.contains("storefront-secret-folder") && !page.html.contains("/tmp"))
             let requestId = try #require(Self.requestId(in: page.html))
-            #expect(harness.log.messages.contains { $0.contains(file.path) && $0.contains("request=\(requestId)") }, "\(harness.log.messages)")
+            #expect(harness.log.messages.contains { $0.contains(file.path) && $0.contains("request-id=\(requestId)") }, "\(harness.log.messages)")
         }
     }
 
@@ -37,7 +37,7 @@ struct ErrorPageTests {
                 #expect(page.status == status, "\(uri)")
                 #expect(!page.html.contains("/srv") && !page.html.contains("/etc") && !page.html.contains("key.pem"), "\(uri): \(page.html)")
                 let requestId = try #require(Self.requestId(in: page.html), "\(uri): \(page.html)")
-                #expect(log.messages.contains { $0.contains(uri) && $0.contains("request=\(requestId)") }, "\(uri): \(log.messages)")
+                #expect(log.messages.contains { $0.contains(uri) && $0.contains("request-id=\(requestId)") }, "\(uri): \(log.messages)")
             }
             #expect(log.messages.contains { $0.contains("/srv/storefront/secrets/key.pem") }, "the detail is in the log")
         }

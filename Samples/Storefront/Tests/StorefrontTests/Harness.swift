@@ -2,6 +2,7 @@ import Foundation
 import RecoKitAsyncHTTPClient
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import RecoKit
 import RecoPage
 import RecoTracking
@@ -28,6 +29,13 @@ struct Harness {
     /// a test of a slow vendor gives its own, shorter one.
     static let timeout = Duration.seconds(10)
 
+    /// The test servers' own logger: warnings only, so a passing test prints nothing ("Server started…").
+    static var serverLogger: Logger {
+        var logger = Logger(label: "storefront-tests")
+        logger.logLevel = .warning
+        return logger
+    }
+
     static func run(behaviour: StandInVendor.Behaviour = .init(), vendorState: VendorState = .up, tokens: ClickTokens = ClickTokens(),
                     cache: RecommendationsCache? = nil, staticPage: StaticPage? = nil, transport: any Transport = AsyncHTTPClientTransport.shared,
                     rendered: RenderedWidgets = RenderedWidgets(), clicks: ClickLedger = ClickLedger(),
@@ -35,7 +43,7 @@ struct Harness {
                     _ body: @escaping @Sendable (any TestClientProtocol, Harness) async throws -> Void) async throws {
         let vendor = try vendor ?? StandInVendor(behaviour: behaviour)
         let log = LogRecorder()
-        let vendorApp = Application(router: vendor.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let vendorApp = Application(router: vendor.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: Self.serverLogger)
         try await vendorApp.test(.live) { vendorClient in
             let port = try #require(vendorClient.port)
             let base = URL(string: vendorState == .up ? "http://127.0.0.1:\(port)" : "http://127.0.0.1:9")!
@@ -48,7 +56,7 @@ struct Harness {
                                             tracking: tracking, tokens: tokens, rendered: rendered, staticPage: staticPage,
                                             clicks: clicks, logger: log.logger("storefront"))
             let harness = Harness(vendor: vendor, storefront: storefront, log: log)
-            let app = Application(router: storefront.router())
+            let app = Application(router: storefront.router(), logger: Self.serverLogger)
             // The trackers deliver while the test runs, and stop (draining for a second) when it ends.
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await tracking.run() }

@@ -105,12 +105,19 @@ struct ServerProcess {
 
     /// A page, as a browser without cookies would get it.
     func get(_ path: String) async throws -> Page {
+        try await response(path).page
+    }
+
+    /// A page, as a browser without cookies sending `headers` would get it, and the response's headers.
+    func response(_ path: String, headers: [(String, String)] = []) async throws -> (page: Page, headers: [(name: String, value: String)]) {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.headers.add(name: "User-Agent", value: BrowserClient.userAgent)
+        request.headers.add(contentsOf: headers)
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
         let body = try await response.body.collect(upTo: 4 * 1024 * 1024)
         let cookies = response.headers["Set-Cookie"].compactMap { $0.split(separator: ";").first.map(String.init) }
-        return Page(status: HTTPResponse.Status(code: Int(response.status.code)), html: String(buffer: body), cookies: cookies.joined(separator: "; "))
+        return (Page(status: HTTPResponse.Status(code: Int(response.status.code)), html: String(buffer: body), cookies: cookies.joined(separator: "; ")),
+                Array(response.headers))
     }
 
     /// Sends SIGTERM and waits for the process to end: its exit status and everything it logged.

@@ -17,8 +17,11 @@ struct ErrorPages<Context: RequestContext>: RouterMiddleware {
             let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
             // A missing page is common and tells an operator little: debug, so a flood of them does not flood the log.
             let level: Logger.Level = status.code >= 500 ? .error : status == .notFound ? .debug : .notice
-            logger.log(level: level, "\(request.method) \(request.uri.path): \(status.code): \(error)", metadata: ["request": "\(context.id)"])
-            return Self.page(status, requestId: context.id)
+            // The id is also in the metadata provider's; named here too for a logger made without it.
+            let requestId = RequestLogging.id(of: context)
+            logger.log(level: level, "\(request.method) \(request.uri.path): \(status.code): \(error)",
+                       metadata: [RequestLogging.metadataKey: .string(requestId)])
+            return Self.page(status, requestId: requestId)
         }
     }
 

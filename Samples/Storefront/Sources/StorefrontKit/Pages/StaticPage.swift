@@ -23,7 +23,7 @@ public final class StaticPage: @unchecked Sendable {
             return self.bytes
         }
         guard let bytes else {
-            logger.warning("static page not readable: \(file.path)", metadata: ["request": "\(requestId)"])
+            logger.warning("static page not readable: \(file.path)", metadata: [RequestLogging.metadataKey: .string(requestId)])
             return ErrorPages<BasicRequestContext>.page(.notFound, requestId: requestId)
         }
         return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],

@@ -74,7 +74,8 @@ public struct Storefront: Sendable {
     }
 
     /// The routes above on a new router, behind ``ErrorPages`` (routes added to it later are too); every
-    /// line logged while a request is handled carries its id (``RequestLogging``).
+    /// line logged while a request is handled carries its id (``RequestLogging``), and so does the
+    /// response (`X-Request-Id`).
     public func router() -> Router<StorefrontRequestContext> {
         let router = Router(context: StorefrontRequestContext.self)
         router.add(middleware: RequestIdMiddleware())
@@ -83,7 +84,7 @@ public struct Storefront: Sendable {
         router.get("/products/:id") { request, context in try await productPage(request, context: context) }
         router.get("/r/:token") { request, context in await click(request, context: context) }
         router.post("/beacon") { request, _ in await beacon(request) }
-        if let staticPage { router.get("/static") { _, context in staticPage.response(requestId: context.id, logger: logger) } }
+        if let staticPage { router.get("/static") { _, context in staticPage.response(requestId: RequestLogging.id(of: context), logger: logger) } }
         if StageClock.shared.isEnabled {
             router.get("/profile") { _, _ in Self.text(.ok, StageClock.shared.json) }
         }
