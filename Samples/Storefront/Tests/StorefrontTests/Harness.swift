@@ -17,6 +17,8 @@ struct Harness {
     let storefront: Storefront
     /// What the storefront logged (its recommendation source and its routes).
     let log: LogRecorder
+    /// Its metrics, also served at `GET /metrics`.
+    var metrics: StorefrontMetrics { storefront.metrics! }
 
     /// The blocks of `segmentify-product-page.json` a product page shows (scn_…030 has nothing in stock to show).
     static let segmentifyBlocks: [(instanceId: String, interactionId: String)] = [
@@ -40,6 +42,7 @@ struct Harness {
                     cache: RecommendationsCache? = nil, staticPage: StaticPage? = nil, transport: any Transport = AsyncHTTPClientTransport.shared,
                     rendered: RenderedWidgets = RenderedWidgets(), clicks: ClickLedger = ClickLedger(),
                     vendor: StandInVendor? = nil, timeout: Duration = Harness.timeout, limits: StorefrontLimits = StorefrontLimits(),
+                    shopList: ShopList? = nil, trackingClock: any TrackingClock = SystemTrackingClock(), live: Bool = false,
                     _ body: @escaping @Sendable (any TestClientProtocol, Harness) async throws -> Void) async throws {
         let vendor = try vendor ?? StandInVendor(behaviour: behaviour)
         let log = LogRecorder()
@@ -50,18 +53,22 @@ struct Harness {
             let settings = VendorSettings(standIn: base, timeout: timeout)
             let journal = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-tests-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: journal) }
+            // Each test's metrics in a registry of its own (no process-wide bootstrap: tests run side by side).
+            let metrics = StorefrontMetrics()
             let tracking = try StorefrontTracking(directory: journal, settings: settings, transport: transport, flushInterval: .milliseconds(20),
-                                                  drain: .seconds(1))
-            let storefront = try Storefront(source: RecommendationSource(settings: settings, transport: transport, limits: limits, cache: cache, logger: log.logger("recommendations")),
-                                            tracking: tracking, tokens: tokens, rendered: rendered, staticPage: staticPage,
-                                            clicks: clicks, logger: log.logger("storefront"))
+                                                  drain: .seconds(1), observer: metrics.tracking, clock: trackingClock)
+            metrics.watch(tracking)
+            let source = RecommendationSource(settings: settings, transport: transport, limits: limits, cache: cache, shopList: shopList,
+                                              observer: metrics.pages, logger: log.logger("recommendations"))
+            let storefront = try Storefront(source: source, tracking: tracking, tokens: tokens, rendered: rendered, staticPage: staticPage,
+                                            clicks: clicks, metrics: metrics, logger: log.logger("storefront"))
             let harness = Harness(vendor: vendor, storefront: storefront, log: log)
             let app = Application(router: storefront.router(), logger: Self.serverLogger)
             // The trackers deliver while the test runs, and stop (draining for a second) when it ends.
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await tracking.run() }
                 defer { group.cancelAll() }
-                try await app.test(.router) { client in try await body(BrowserClient(client), harness) }
+                try await app.test(live ? .live : .router) { client in try await body(BrowserClient(client), harness) }
             }
         }
     }

@@ -72,6 +72,18 @@ struct OptionsTests {
         } catch {
             #expect(StorefrontCommand.message(for: error).hasPrefix("--cache-ttl 600: expected fewer seconds than --click-ttl (600)"))
         }
+        // A stale block is the one rendered while fresh: its links must outlive the stale windows too.
+        let stale = try Self.options(["--cache-ttl", "60", "--stale-while-revalidate", "240", "--stale-if-error", "3000"])
+        #expect(stale.staleWhileRevalidateSeconds == 240 && stale.staleIfErrorSeconds == 3000)
+        for (flag, value) in [("--stale-if-error", "3540"), ("--stale-while-revalidate", "3600")] {
+            do {
+                _ = try Self.options(["--cache-ttl", "60", flag, value])
+                Issue.record("accepted \(flag) \(value): stale links would outlive their tokens")
+            } catch {
+                #expect(StorefrontCommand.message(for: error).hasPrefix("\(flag) \(value): expected fewer seconds, with --cache-ttl's 60, than --click-ttl (3600)"),
+                        "\(StorefrontCommand.message(for: error))")
+            }
+        }
     }
 
     @Test func helpListsEveryOptionWithItsVariable() {
@@ -79,7 +91,8 @@ struct OptionsTests {
         for (flag, variable) in [("--port", "STOREFRONT_PORT"), ("--vendor-port", "STOREFRONT_VENDOR_PORT"), ("--vendor-url", "STOREFRONT_VENDOR_URL"),
                                  ("--journal", "STOREFRONT_JOURNAL"), ("--timeout", "STOREFRONT_TIMEOUT_MS"), ("--click-ttl", "STOREFRONT_CLICK_TTL"),
                                  ("--drain", "STOREFRONT_DRAIN"), ("--vendor-delay", "STOREFRONT_VENDOR_DELAY_MS"), ("--vendor-fail", "STOREFRONT_VENDOR_FAIL"),
-                                 ("--stand-in-only", "STOREFRONT_STAND_IN_ONLY"),
+                                 ("--stand-in-only", "STOREFRONT_STAND_IN_ONLY"), ("--stale-while-revalidate", "STOREFRONT_STALE_WHILE_REVALIDATE"),
+                                 ("--stale-if-error", "STOREFRONT_STALE_IF_ERROR"),
                                  ("--idle-timeout", "STOREFRONT_IDLE_TIMEOUT"), ("--max-reply-kb", "STOREFRONT_MAX_REPLY_KB")] {
             #expect(help.contains(flag) && help.contains(variable), "\(flag) \(variable)")
         }

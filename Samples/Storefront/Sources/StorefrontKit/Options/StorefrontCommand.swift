@@ -15,7 +15,8 @@ public struct StorefrontCommand: AsyncParsableCommand {
             requests and gives the trackers --drain seconds to deliver what they hold.
 
             Routes: GET /products/{id} (?blocks=off: without blocks; 404 for a product the shop does not sell), \
-            GET /r/{token} (records the click, 302 to the product), POST /beacon (instanceId, interactionId).
+            GET /r/{token} (records the click, 302 to the product), POST /beacon (instanceId, interactionId), \
+            GET /metrics (Prometheus).
             """)
 
     @Option(help: ArgumentHelp("Storefront port (default 8080) [STOREFRONT_PORT].", valueName: "n")) var port: Int?
@@ -35,6 +36,10 @@ public struct StorefrontCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("HTTP client for vendors: ahc (AsyncHTTPClient, default) or urlsession [STOREFRONT_TRANSPORT].", valueName: "ahc|urlsession")) var transport: String?
     @Option(name: .customLong("cache-ttl"), help: ArgumentHelp("Reuse a product's blocks for this many seconds, for every visitor (default 0: off) [STOREFRONT_CACHE_TTL].", valueName: "seconds"))
     var cacheTTL: Int?
+    @Option(name: .customLong("stale-while-revalidate"), help: ArgumentHelp("With --cache-ttl: serve blocks this many seconds longer while one fetch refreshes them (default 0) [STOREFRONT_STALE_WHILE_REVALIDATE].", valueName: "seconds"))
+    var staleWhileRevalidate: Int?
+    @Option(name: .customLong("stale-if-error"), help: ArgumentHelp("With --cache-ttl: keep a vendor's last good answer this many seconds longer, for when it fails (default 0) [STOREFRONT_STALE_IF_ERROR].", valueName: "seconds"))
+    var staleIfError: Int?
     @Option(help: ArgumentHelp("Seconds allowed to deliver events on SIGTERM/SIGINT (default 5) [STOREFRONT_DRAIN].", valueName: "seconds")) var drain: Int?
     @Option(help: ArgumentHelp("Stand-in vendor payload folder (default Samples/Payloads) [STOREFRONT_PAYLOADS].", valueName: "dir")) var payloads: String?
     @Option(name: .customLong("vendor-delay"), help: ArgumentHelp("Stand-in vendor waits this many milliseconds before answering [STOREFRONT_VENDOR_DELAY_MS].", valueName: "ms"))
@@ -95,6 +100,10 @@ public struct StorefrontCommand: AsyncParsableCommand {
         options.clickLifetimeSeconds = try read.number(clickTTL, "--click-ttl", "STOREFRONT_CLICK_TTL", 1...365 * 86_400) ?? options.clickLifetimeSeconds
         options.drainSeconds = try read.number(drain, "--drain", "STOREFRONT_DRAIN", 0...3600) ?? options.drainSeconds
         options.cacheSeconds = try read.number(cacheTTL, "--cache-ttl", "STOREFRONT_CACHE_TTL", 0...365 * 86_400) ?? options.cacheSeconds
+        options.staleWhileRevalidateSeconds = try read.number(staleWhileRevalidate, "--stale-while-revalidate", "STOREFRONT_STALE_WHILE_REVALIDATE",
+                                                              0...365 * 86_400) ?? options.staleWhileRevalidateSeconds
+        options.staleIfErrorSeconds = try read.number(staleIfError, "--stale-if-error", "STOREFRONT_STALE_IF_ERROR", 0...365 * 86_400)
+            ?? options.staleIfErrorSeconds
         if let value = read.text(transport, "STOREFRONT_TRANSPORT") {
             guard ["ahc", "urlsession"].contains(value) else { throw .invalid("--transport", value, "ahc or urlsession") }
             options.transport = value
@@ -115,6 +124,12 @@ public struct StorefrontCommand: AsyncParsableCommand {
         if options.cacheSeconds >= options.clickLifetimeSeconds {
             throw .invalid("--cache-ttl", String(options.cacheSeconds),
                            "fewer seconds than --click-ttl (\(options.clickLifetimeSeconds)), so cached links outlive the cache")
+        }
+        // Stale blocks are the ones rendered when the answer was fresh: their links too.
+        let stale = max(options.staleWhileRevalidateSeconds, options.staleIfErrorSeconds)
+        if options.cacheSeconds > 0, options.cacheSeconds + stale >= options.clickLifetimeSeconds {
+            let flag = options.staleIfErrorSeconds >= options.staleWhileRevalidateSeconds ? "--stale-if-error" : "--stale-while-revalidate"
+            throw .invalid(flag, String(stale), "fewer seconds, with --cache-ttl's \(options.cacheSeconds), than --click-ttl (\(options.clickLifetimeSeconds)), so stale links outlive the cache")
         }
         return options
     }

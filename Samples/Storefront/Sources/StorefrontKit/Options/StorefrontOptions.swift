@@ -32,6 +32,10 @@ public struct StorefrontOptions: Sendable, Equatable {
     public var transport = "ahc"
     /// How long a product's blocks are reused between pages, in seconds (0: never).
     public var cacheSeconds = 0
+    /// How long past ``cacheSeconds`` a product's blocks are still served while one fetch refreshes them.
+    public var staleWhileRevalidateSeconds = 0
+    /// How long past ``cacheSeconds`` a vendor's last good answer is kept for when it fails.
+    public var staleIfErrorSeconds = 0
     /// The stand-in vendor's payload folder.
     public var payloads: URL?
     /// The stand-in vendor's delay before answering recommendation requests, in milliseconds.

@@ -1,5 +1,6 @@
 import Foundation
 import RecoKit
+import RecoPage
 
 /// The products the shop sells, by id: a product page exists only for these (any other id is a 404), and a
 /// recommended product in the catalog links to the shop's own page for it rather than the vendor's URL.
@@ -8,10 +9,13 @@ import RecoKit
 public struct Catalog: Sendable {
     /// Each product's name, by id.
     public let names: [String: String]
+    /// The products' ids in the catalog's order (the file's), best sellers first.
+    public let ids: [String]
 
-    /// A catalog of these products.
-    public init(names: [String: String]) {
+    /// A catalog of these products, in the order of `ids` (by id when not given).
+    public init(names: [String: String], ids: [String]? = nil) {
         self.names = names
+        self.ids = ids?.filter { names[$0] != nil } ?? names.keys.sorted()
     }
 
     /// The sample's catalog, read from the bundle.
@@ -22,13 +26,25 @@ public struct Catalog: Sendable {
         }
         let list = try JSONValue(parsing: Data(contentsOf: file))
         var names: [String: String] = [:]
+        var ids: [String] = []
         for (index, entry) in (list.arrayValue ?? []).enumerated() {
             guard let id = entry["productId"]?.stringValue else {
                 throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "catalog.json: $[\(index)].productId is missing"])
             }
+            if names[id] == nil { ids.append(id) }
             names[id] = entry["name"]?.stringValue ?? id
         }
-        return Catalog(names: names)
+        return Catalog(names: names, ids: ids)
+    }
+
+    /// The shop's own list, shown in a vendor's place when it fails and no answer of it is kept: the
+    /// catalog's first `count` products (the sample has no sales figures), as a block marked as the
+    /// shop's (`shop:best-sellers`), each linking to its page here.
+    public func bestSellers(count: Int = 8) -> ShopList {
+        let products = ids.prefix(count).compactMap { id in
+            try? RawProduct(fields: ["productId": .string(id), "name": .string(names[id] ?? id), "url": .string("/products/" + id)])
+        }
+        return ShopList(name: "best-sellers", title: "Popular in our shop", products: products)
     }
 
     /// The shop's own page for a product it sells; nil for one it does not.

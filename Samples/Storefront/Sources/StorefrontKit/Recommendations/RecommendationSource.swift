@@ -13,6 +13,11 @@ import RecoVendors
 /// once for pages that miss together, and never keeps an outage. A vendor that fails, answers an error, is too slow (headers or body), or
 /// answers more than ``VendorSettings/maxReplyBytes`` contributes no block; a block or product over
 /// ``StorefrontLimits`` is left out. What went wrong is logged, never thrown.
+///
+/// A vendor that fails is served down RecoPage's fallback chain (``RecoPage/ServedBlock``): with a cache,
+/// its last good answer while the cache keeps it (stale-while-revalidate, then stale-if-error); then the
+/// ``shopList`` (the shop's best sellers, marked as the shop's own), shown once however many vendors
+/// failed; then no block.
 public struct RecommendationSource: Sendable {
     /// Where the vendors are.
     public let settings: VendorSettings
@@ -22,18 +27,25 @@ public struct RecommendationSource: Sendable {
     public let limits: StorefrontLimits
     /// Where answers and rendered blocks are kept between pages, when caching is on (off by default).
     public let cache: RecommendationsCache?
+    /// Shown in a failed vendor's place when no answer of it is kept; none by default.
+    public let shopList: ShopList?
     let logger: Logger
     let client: RecommendationsClient
 
-    /// A source sending through `transport`, keeping what all visitors may share in `cache` if given.
+    /// A source sending through `transport`, keeping what all visitors may share in `cache` if given,
+    /// showing `shopList` where a vendor failed and nothing of it is kept, and telling `observer` each
+    /// answer and which step served each block (``StorefrontMetrics/pages``).
     public init(settings: VendorSettings, transport: any Transport = URLSessionTransport.shared, limits: StorefrontLimits = StorefrontLimits(),
-                cache: RecommendationsCache? = nil, logger: Logger = Logger(label: "storefront.recommendations")) {
+                cache: RecommendationsCache? = nil, shopList: ShopList? = nil, observer: (any PageObserver)? = nil,
+                logger: Logger = Logger(label: "storefront.recommendations")) {
         self.settings = settings
         self.transport = transport
         self.limits = limits
         self.cache = cache
+        self.shopList = shopList
         self.logger = logger
-        client = RecommendationsClient(transport: transport, cache: cache, maxInFlightPerVendor: 64, maxReplyBytes: settings.maxReplyBytes)
+        client = RecommendationsClient(transport: transport, cache: cache, maxInFlightPerVendor: 64, maxReplyBytes: settings.maxReplyBytes,
+                                       observer: observer)
     }
 
     /// The blocks for a product page, Segmentify's first, within ``StorefrontLimits``, as `render`
@@ -46,7 +58,13 @@ public struct RecommendationSource: Sendable {
             client.keptPage(for: cacheKeys(productId: productId), as: StoreProduct.self, name: name)
         }) { return kept }
         let requests = [segmentifyRequest(productId: productId, visitor: visitor, pageURL: pageURL, shared: shared),
-                        retenoRequest(productId: productId, shared: shared)].compactMap { $0 }
+                        retenoRequest(productId: productId, shared: shared)].compactMap { request in
+            request.map { request in
+                var request = request
+                request.fallback = shopList.map { [$0] } ?? []
+                return request
+            }
+        }
         do {
             return try await client.renderedPage(for: requests, as: StoreProduct.self, budget: settings.timeout, name: name) { parts in
                 try render(kept(parts))
@@ -65,15 +83,16 @@ public struct RecommendationSource: Sendable {
          RecommendationsCacheKey(vendor: .reteno, kind: "recoms", subject: "product:\(productId)", variant: settings.retenoVariant.description)]
     }
 
-    /// Every vendor's blocks within ``limits``, in order (at most ``StorefrontLimits/maxBlocks`` from each);
-    /// why a vendor gave none is logged.
+    /// Every vendor's blocks within ``limits``, in order (at most ``StorefrontLimits/maxBlocks`` from each),
+    /// the shop's list once however many vendors it stands in for; why a vendor gave no answer of its own
+    /// is logged with what served its place.
     func kept(_ parts: [VendorWidgets<StoreProduct>]) -> [Widget<StoreProduct>] {
         var widgets: [Widget<StoreProduct>] = []
         for part in parts {
-            switch part.result {
-            case .success(let recommendations): widgets += keep(recommendations, vendor: part.vendor.rawValue)
-            case .failure(let reason): log(reason)
-            }
+            if let reason = part.failure { log(reason, servedBy: part.served.step) }
+            guard case .success(let recommendations) = part.result else { continue }
+            let fresh = keep(recommendations, vendor: part.vendor.rawValue)
+            widgets += fresh.filter { widget in !widget.isShopBlock || !widgets.contains { $0.instanceId == widget.instanceId } }
         }
         return widgets
     }
@@ -122,23 +141,25 @@ public struct RecommendationSource: Sendable {
         }
     }
 
-    /// Logs why a vendor gave no block.
-    private func log(_ reason: NoWidgets) {
+    /// Logs why a vendor gave no answer of its own, and what served its place (`step`: no block, a kept
+    /// answer, or the shop's list).
+    private func log(_ reason: NoWidgets, servedBy step: ServedBlock.Step) {
         let vendor = reason.vendor
+        let outcome = step == .none ? "page rendered without its blocks" : "its place served by \(step)"
         switch reason.kind {
         case .outOfBudget:
-            logger.warning("\(vendor) did not answer within \(settings.timeout): page rendered without its blocks")
+            logger.warning("\(vendor) did not answer within \(settings.timeout): \(outcome)")
         case .tooLarge:
-            logger.warning("\(vendor) unusable (\(TransportError.replyTooLarge(limit: settings.maxReplyBytes))): page rendered without its blocks")
+            logger.warning("\(vendor) unusable (\(TransportError.replyTooLarge(limit: settings.maxReplyBytes))): \(outcome)")
         case .network:
-            logger.warning("\(vendor) unreachable (\(Self.brief(reason.networkError ?? reason))): page rendered without its blocks")
+            logger.warning("\(vendor) unreachable (\(Self.brief(reason.networkError ?? reason))): \(outcome)")
         case .httpStatus:
-            logger.warning("\(vendor) answered HTTP \(reason.status ?? 0): page rendered without its blocks")
+            logger.warning("\(vendor) answered HTTP \(reason.status ?? 0): \(outcome)")
         default:
             if let report = reason.report {
                 for failure in report.failures.prefix(20) { logger.notice("\(vendor): product skipped: \(Self.brief(failure))") }
             }
-            logger.warning("\(vendor) reply not usable: \(Self.brief(reason.payloadError.map { $0 as any Error } ?? reason))")
+            logger.warning("\(vendor) reply not usable: \(Self.brief(reason.payloadError.map { $0 as any Error } ?? reason)); \(outcome)")
         }
     }
 

@@ -15,6 +15,7 @@ import RecoTemplates
 /// | `GET /r/{token}` | records the click and answers 302 to the product; 404 for a bad, tampered or expired token |
 /// | `POST /beacon` | `instanceId` and `interactionId` (form or query): a widget-view, 204 if this visitor was shown that block |
 /// | `GET /static` | with `--static-page FILE` only: the file as is (see ``StaticPage``) |
+/// | `GET /metrics` | with ``metrics`` only: RecoKit's metrics in Prometheus's text format (``StorefrontMetrics``) |
 ///
 /// What a request records follows RecoPage's ``ImpressionPolicy``: a known bot or crawler (or a request
 /// with no `User-Agent`) gets the same pages and redirects but records no impression, widget view or
@@ -43,6 +44,8 @@ public struct Storefront: Sendable {
     public let catalog: Catalog
     /// Which requests record impressions and clicks (bots and prefetches do not).
     public let impressionPolicy: ImpressionPolicy
+    /// Served at `GET /metrics` when set.
+    public let metrics: StorefrontMetrics?
     let logger: Logger
 
     /// A storefront; the renderer defaults to the sample's templates over the built-in ones.
@@ -50,7 +53,8 @@ public struct Storefront: Sendable {
                 rendered: RenderedWidgets = RenderedWidgets(), renderer: WidgetRenderer? = nil,
                 template: String = "storefront-carousel", staticPage: StaticPage? = nil,
                 cookies: VisitorCookies = VisitorCookies(), clicks: ClickLedger = ClickLedger(), catalog: Catalog? = nil,
-                impressionPolicy: ImpressionPolicy = ImpressionPolicy(), logger: Logger = Logger(label: "storefront")) throws {
+                impressionPolicy: ImpressionPolicy = ImpressionPolicy(), metrics: StorefrontMetrics? = nil,
+                logger: Logger = Logger(label: "storefront")) throws {
         self.source = source
         self.tracking = tracking
         self.tokens = tokens
@@ -62,6 +66,7 @@ public struct Storefront: Sendable {
         self.clicks = clicks
         self.catalog = try catalog ?? Catalog.sample()
         self.impressionPolicy = impressionPolicy
+        self.metrics = metrics
         self.logger = logger
     }
 
@@ -85,6 +90,7 @@ public struct Storefront: Sendable {
         router.get("/r/:token") { request, context in await click(request, context: context) }
         router.post("/beacon") { request, _ in await beacon(request) }
         if let staticPage { router.get("/static") { _, context in staticPage.response(requestId: RequestLogging.id(of: context), logger: logger) } }
+        if let metrics { router.get("/metrics") { _, _ in metrics.response() } }
         if StageClock.shared.isEnabled {
             router.get("/profile") { _, _ in Self.text(.ok, StageClock.shared.json) }
         }

@@ -39,14 +39,23 @@ public enum StorefrontServer {
             timeout: .milliseconds(options.timeoutMilliseconds), maxReplyBytes: options.maxReplyKilobytes * 1024)
         let transport: any Transport = options.transport == "urlsession"
             ? URLSessionTransport(maxReplyBytes: settings.maxReplyBytes) : AsyncHTTPClientTransport.shared
+        // RecoKit's metrics in a Prometheus registry of the storefront's own, served at GET /metrics.
+        let metrics = StorefrontMetrics()
         let tracking = try StorefrontTracking(directory: options.journal, settings: settings, transport: transport,
-                                              drain: .seconds(options.drainSeconds))
+                                              drain: .seconds(options.drainSeconds), observer: metrics.tracking)
+        metrics.watch(tracking)
         services += tracking.trackers.map { DrainedOnShutdown(tracker: $0, logger: Logger(label: "storefront.tracking")) }
-        let cache = options.cacheSeconds > 0 ? RecommendationsCache(timeToLive: .seconds(options.cacheSeconds)) : nil
-        let storefront = try Storefront(source: RecommendationSource(settings: settings, transport: transport, cache: cache), tracking: tracking,
+        let cache = options.cacheSeconds > 0
+            ? RecommendationsCache(timeToLive: .seconds(options.cacheSeconds), staleWhileRevalidate: .seconds(options.staleWhileRevalidateSeconds),
+                                   staleIfError: .seconds(options.staleIfErrorSeconds))
+            : nil
+        let catalog = try Catalog.sample()
+        let source = RecommendationSource(settings: settings, transport: transport, cache: cache, shopList: catalog.bestSellers(),
+                                          observer: metrics.pages)
+        let storefront = try Storefront(source: source, tracking: tracking,
                                         tokens: ClickTokens(lifetime: .seconds(options.clickLifetimeSeconds)),
                                         staticPage: options.staticPage.map(StaticPage.init(file:)),
-                                        cookies: VisitorCookies(key: options.secret))
+                                        cookies: VisitorCookies(key: options.secret), catalog: catalog, metrics: metrics)
         services.append(Application(router: storefront.router(), server: ServerLimits(idleTimeout: .seconds(options.idleTimeoutSeconds)).server,
                                     configuration: .init(address: .hostname("127.0.0.1", port: options.port), serverName: "Storefront"),
                                     onServerRunning: { _ in
