@@ -37,6 +37,55 @@ struct ReadmeExamplesTests {
         }
     }
 
+    /// Every ```` ```swift ```` block of a DocC article under this package's Sources/ (`*.docc/*.md`) is,
+    /// line for line, a run of lines of DocCArticleExamples.swift, where it is compiled; and every metric
+    /// an article's other blocks name (the alerts' PromQL) is a row of an article's table.
+    @Test func everyDocCArticleExampleIsCompiledHere() throws {
+        let sources = Self.folder.appendingPathComponent("../../Sources").standardizedFileURL
+        let examples = try String(contentsOf: Self.folder.appendingPathComponent("DocCArticleExamples.swift"), encoding: .utf8)
+            .components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        var found = 0
+        var named: [(String, String)] = []
+        var documented = ""
+        for case let path as String in FileManager.default.enumerator(atPath: sources.path) ?? .init()
+        where path.hasSuffix(".md") && path.contains(".docc/") {
+            let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
+            documented += text
+            let lines = text.components(separatedBy: "\n")
+            var block: (swift: Bool, lines: [String])?
+            for (index, line) in lines.enumerated() {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                guard let current = block else {
+                    if trimmed.hasPrefix("```") { block = (trimmed == "```swift", []) }
+                    continue
+                }
+                guard trimmed == "```" else {
+                    block = (current.swift, current.lines + [trimmed])
+                    continue
+                }
+                block = nil
+                guard current.swift else {
+                    for line in current.lines where !line.hasPrefix("#") {
+                        for word in line.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }) where word.hasPrefix("recokit_") {
+                            named.append(("Sources/\(path):\(index + 1 - current.lines.count)", String(word)))
+                        }
+                    }
+                    continue
+                }
+                found += 1
+                let code = current.lines
+                let compiled = (0...max(0, examples.count - code.count)).contains { Array(examples[$0..<min(examples.count, $0 + code.count)]) == code }
+                #expect(compiled, "Sources/\(path):\(index + 1 - code.count): this example is not in DocCArticleExamples.swift word for word")
+            }
+        }
+        #expect(found >= 1, "only \(found) swift blocks found in Integrations/Sources/*.docc")
+        #expect(!named.isEmpty, "no metric named in the articles' other blocks (the alerts)")
+        for (place, name) in named {
+            let isRow = documented.contains("| `\(name)` |")
+            #expect(isRow, "\(place): \(name) is not a row of the metrics table")
+        }
+    }
+
     /// Every ```` ```swift ```` block of a `///` comment under this package's Sources/ is, line for line,
     /// a run of lines of DocCommentExamples.swift, where it is compiled.
     @Test func everyDocCommentExampleIsCompiledHere() throws {
