@@ -14,7 +14,7 @@ struct ServerLimitsTests {
         defer { try? FileManager.default.removeItem(at: journal) }
         let storefront = try Storefront(source: RecommendationSource(settings: VendorSettings(standIn: URL(string: "http://127.0.0.1:9")!)),
                                         tracking: StorefrontTracking(directory: journal, settings: VendorSettings(standIn: URL(string: "http://127.0.0.1:9")!)))
-        let app = Application(router: storefront.router(), server: limits.server, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let app = Application(router: storefront.router(), server: limits.server, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: Harness.serverLogger)
         try await app.test(.live) { client in
             try await body(try #require(client.port))
         }

@@ -19,7 +19,7 @@ import Darwin
 struct ServerProcessTests {
     @Test func sigtermKeepsWhatTheVendorRefusedAndTheNextStartDeliversIt() async throws {
         let vendor = try StandInVendor(behaviour: .init(refusingEvents: true))
-        let vendorApp = Application(router: vendor.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let vendorApp = Application(router: vendor.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: Harness.serverLogger)
         try await vendorApp.test(.live) { vendorClient in
             let vendorURL = "http://127.0.0.1:\(try #require(vendorClient.port))"
             let journal = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-process-\(UUID().uuidString)")

@@ -22,7 +22,7 @@ struct ShutdownTests {
 
         // Next start, vendor up: the click left by the last run arrives.
         let vendor = try StandInVendor()
-        let vendorApp = Application(router: vendor.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let vendorApp = Application(router: vendor.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: Harness.serverLogger)
         try await vendorApp.test(.live) { client in
             let base = URL(string: "http://127.0.0.1:\(try #require(client.port))")!
             let up = try StorefrontTracking(directory: journal, settings: VendorSettings(standIn: base), drain: .seconds(10))

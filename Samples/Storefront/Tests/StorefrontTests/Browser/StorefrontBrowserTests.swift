@@ -103,7 +103,7 @@ struct StorefrontBrowserTests {
     /// The stand-in vendor and the storefront on real loopback ports, and a browser.
     static func live(_ body: @escaping @Sendable (WebDriver, String, StandInVendor) async throws -> Void) async throws {
         let vendor = try StandInVendor()
-        let vendorApp = Application(router: vendor.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let vendorApp = Application(router: vendor.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: Harness.serverLogger)
         try await vendorApp.test(.live) { vendorClient in
             let settings = VendorSettings(standIn: URL(string: "http://127.0.0.1:\(try #require(vendorClient.port))")!, timeout: Harness.timeout)
             let journal = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-browser-\(UUID().uuidString)")
@@ -111,7 +111,7 @@ struct StorefrontBrowserTests {
             let transport = AsyncHTTPClientTransport.shared
             let tracking = try StorefrontTracking(directory: journal, settings: settings, transport: transport, flushInterval: .milliseconds(20))
             let storefront = try Storefront(source: RecommendationSource(settings: settings, transport: transport), tracking: tracking)
-            let app = Application(router: storefront.router(), server: ServerLimits().server, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+            let app = Application(router: storefront.router(), server: ServerLimits().server, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: Harness.serverLogger)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await tracking.run() }
                 defer { group.cancelAll() }
