@@ -57,14 +57,9 @@ public struct RecommendationSource: Sendable {
         if shared, let kept = StageClock.shared.measure(.lookup, {
             client.keptPage(for: cacheKeys(productId: productId), as: StoreProduct.self, name: name)
         }) { return kept }
-        let requests = [segmentifyRequest(productId: productId, visitor: visitor, pageURL: pageURL, shared: shared),
-                        retenoRequest(productId: productId, shared: shared)].compactMap { request in
-            request.map { request in
-                var request = request
-                request.fallback = shopList.map { [$0] } ?? []
-                return request
-            }
-        }
+        var requests = [segmentifyRequest(productId: productId, visitor: visitor, pageURL: pageURL, shared: shared),
+                        retenoRequest(productId: productId, shared: shared)].compactMap { $0 }
+        for index in requests.indices { requests[index].fallback = shopList.map { [$0] } ?? [] }
         do {
             return try await client.renderedPage(for: requests, as: StoreProduct.self, budget: settings.timeout, name: name) { parts in
                 try render(kept(parts))
@@ -91,8 +86,8 @@ public struct RecommendationSource: Sendable {
         for part in parts {
             if let reason = part.failure { log(reason, servedBy: part.served.step) }
             guard case .success(let recommendations) = part.result else { continue }
-            let fresh = keep(recommendations, vendor: part.vendor.rawValue)
-            widgets += fresh.filter { widget in !widget.isShopBlock || !widgets.contains { $0.instanceId == widget.instanceId } }
+            let shown = keep(recommendations, vendor: part.vendor.rawValue)
+            widgets += shown.filter { widget in !widget.isShopBlock || !widgets.contains { $0.instanceId == widget.instanceId } }
         }
         return widgets
     }
