@@ -9,12 +9,16 @@ let package = Package(
     products: [
         .library(name: "RecoKitAsyncHTTPClient", targets: ["RecoKitAsyncHTTPClient"]),
         .library(name: "RecoKitMetrics", targets: ["RecoKitMetrics"]),
+        .library(name: "RecoKitPostgres", targets: ["RecoKitPostgres"]),
+        .executable(name: "recokit-postgres", targets: ["RecoKitPostgresCLI"]),
     ],
     dependencies: [
         .package(name: "RecoKit", path: ".."),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.5.3"),
     ],
     targets: [
         .target(
@@ -42,6 +46,39 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/HTTPStandIn"
+        ),
+        .target(
+            name: "RecoKitPostgres",
+            dependencies: [
+                .product(name: "RecoTracking", package: "RecoKit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "RecoKitPostgresCLI",
+            dependencies: [
+                "RecoKitPostgres",
+                "RecoKitAsyncHTTPClient",
+                .product(name: "RecoRelay", package: "RecoKit"),
+                .product(name: "RecoTracking", package: "RecoKit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "RecoKitPostgresTests",
+            dependencies: [
+                "RecoKitPostgres",
+                .product(name: "RecoTracking", package: "RecoKit"),
+                .product(name: "RecoDestinations", package: "RecoKit"),
+                .product(name: "RecoKitTesting", package: "RecoKit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "RecoKitMetricsTests",
