@@ -73,11 +73,13 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
         self.maxBufferedBytes = max(1 << 16, maxBufferedBytes)
         self.lease = lease
         self.logger = logger
+        // The tasks hold what they use, not the store: dropping the store cancels them.
+        let shared = state, schemaName = self.schema, channelName = channel
         background = [
-            Task { [weak self] in await self?.listen() },
-            Task { [weak self] in
+            Task { await Self.listen(client: client, channel: channelName, state: shared) },
+            Task {
                 while !Task.isCancelled {
-                    await self?.refreshStatus()
+                    await Self.refreshStatus(client: client, schema: schemaName, queue: queue, state: shared, logger: logger)
                     try? await Task.sleep(for: statusInterval)
                 }
             },
@@ -213,13 +215,13 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
         var cursor: (xact: Int64, id: Int64)?
         for try await row in try await connection.query(PostgresQuery(unsafeSQL:
             "SELECT cursor_xact, cursor_id FROM \(table("queues")) WHERE queue = $1 FOR UPDATE", binds: binds(queue)), logger: logger)
-            .decode((Int64, Int64).self) { cursor = row }
+            .decode((Int64, Int64).self) { cursor = (row.0, row.1) }
         if cursor == nil {
             try await connection.query(PostgresQuery(unsafeSQL: "INSERT INTO \(table("queues")) (queue) VALUES ($1) ON CONFLICT DO NOTHING",
                                                      binds: binds(queue)), logger: logger)
             for try await row in try await connection.query(PostgresQuery(unsafeSQL:
                 "SELECT cursor_xact, cursor_id FROM \(table("queues")) WHERE queue = $1 FOR UPDATE", binds: binds(queue)), logger: logger)
-                .decode((Int64, Int64).self) { cursor = row }
+                .decode((Int64, Int64).self) { cursor = (row.0, row.1) }
         }
         guard let cursor else { return nil }
 
@@ -339,16 +341,17 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
     private func bump() { state.withLock { $0.mark &+= 1 } }
 
     /// Listens on the queue's channel on a connection of its own, again after a lost one.
-    private func listen() async {
+    private static func listen(client: PostgresClient, channel: String, state: Guarded<State>) async {
         while !Task.isCancelled {
             do {
                 try await client.withConnection { connection in
-                    for try await _ in try await connection.listen(self.channel) {
-                        self.bump()
+                    for try await _ in try await connection.listen(channel) {
+                        state.withLock { $0.mark &+= 1 }
                     }
                 }
             } catch {}
-            bump()
+            // What was notified while no one listened may be claimable now.
+            state.withLock { $0.mark &+= 1 }
             try? await Task.sleep(for: .milliseconds(200))
         }
     }
@@ -364,12 +367,12 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
     }
 
     /// Reads pending, claimed, dead letters and the oldest pending event from the tables.
-    func refreshStatus() async {
+    private static func refreshStatus(client: PostgresClient, schema: String, queue: String, state: Guarded<State>, logger: Logger) async {
         do {
-            let status = try await Self.readStatus(client: client, schema: schema, queue: queue, logger: logger)
+            let status = try await readStatus(client: client, schema: schema, queue: queue, logger: logger)
             state.withLock { $0.status = status }
         } catch {
-            state.withLock { $0.status.error = "PostgreSQL: could not read the status of \(self.location): \(Self.describe(error))" }
+            state.withLock { $0.status.error = "PostgreSQL: could not read the status of queue \(queue): \(describe(error))" }
         }
     }
 

@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import PostgresNIO
+import RecoKitPostgres
+import RecoKitTesting
+import Testing
+
+/// `recokit-postgres relay` producers and `--deliver-only` deliverers as real processes, killed with
+/// SIGKILL at seeded moments, while the server is crashed and restarted and their connections are cut,
+/// against a stand-in vendor that fails often: every acknowledged event is delivered at least once.
+@Suite struct PostgresKillTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Scripts/postgres-server.sh").path
+
+    /// Runs `postgres-server.sh` with `arguments`; throws when it fails.
+    static func server(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script] + arguments
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw TestFailure("postgres-server.sh \(arguments.joined(separator: " ")) failed") }
+    }
+
+    @Test func killedRelaysAndACrashedServerLoseNothingAcknowledged() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let seed = environment["RECOKIT_PG_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
+        let rounds = environment["RECOKIT_PG_ROUNDS"].flatMap(Int.init) ?? 5
+        print("PostgresKillTests: seed \(seed) (RECOKIT_PG_SEED=\(seed) replays it; RECOKIT_PG_ROUNDS=\(rounds) sets the rounds)")
+        let serverDirectory = try #require(environment["RECOKIT_POSTGRES_DIR"], "RECOKIT_POSTGRES_DIR is not set: \(PostgresServer.howToStart)")
+        try await PostgresServer.withSchema { client, schema in
+            var random = SeededRandom(seed: seed)
+            let vendor = try FaultyVendor(seed: seed, successPercent: 70)
+            defer { vendor.stop() }
+            let url = try #require(PostgresServer.url)
+            let common = ["--postgres", url, "--schema", schema, "--vendor", "segmentify", "--endpoint", vendor.baseURL.absoluteString,
+                          "--api-key", "k", "--lease", "2", "--request-timeout", "1", "--deadline", "2"]
+            var acknowledged: Set<String> = []
+            var product = 0
+            for round in 1...rounds {
+                let lines = (0..<Int.random(in: 100...400, using: &random)).map { _ in
+                    product += 1
+                    return #"{"type":"click","instanceId":"rec_1","productId":"P-\#(product)","userId":"u1","sessionId":"s1"}"#
+                }
+                let producers = try (0..<2).map { _ in try RelayProcess(["relay"] + common) }
+                let deliverer = try RelayProcess(["relay", "--deliver-only"] + common)
+                for (index, producer) in producers.enumerated() {
+                    producer.feed(Array(lines[(index * lines.count / 2)..<((index + 1) * lines.count / 2)]), keepOpen: true)
+                }
+                try await Task.sleep(for: .milliseconds(Int.random(in: 100...900, using: &random)))
+                switch round % 3 {
+                case 1: try Self.server(["crash", serverDirectory])
+                case 2: try await client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname = current_database()")
+                default: break
+                }
+                try await Task.sleep(for: .milliseconds(Int.random(in: 100...900, using: &random)))
+                for process in producers + [deliverer] { process.kill() }
+                for producer in producers { acknowledged.formUnion(producer.acknowledged.values.joined()) }
+            }
+            // One deliverer outlives the leases of the killed ones and delivers the rest.
+            let last = try RelayProcess(["relay", "--deliver-only"] + common)
+            var status = try await PostgresTrackingStore.readStatus(client: client, schema: schema, queue: "segmentify")
+            for _ in 0..<600 where status.pendingEvents > 0 {
+                try await Task.sleep(for: .milliseconds(100))
+                status = (try? await PostgresTrackingStore.readStatus(client: client, schema: schema, queue: "segmentify")) ?? status
+            }
+            last.send(SIGTERM)
+            _ = last.wait()
+            let lost = vendor.unconfirmed(Array(acknowledged))
+            print("PostgresKillTests: seed \(seed): \(rounds) rounds, \(acknowledged.count) acknowledged, \(status.deadLetters ?? 0) dead-lettered, "
+                  + "\(status.pendingEvents) pending at the end; vendor: \(vendor.answersInWords)")
+            #expect(!acknowledged.isEmpty, "seed \(seed): no line was acknowledged")
+            #expect(status.pendingEvents == 0, "seed \(seed): \(status.pendingEvents) events still pending")
+            #expect(lost.isEmpty, "seed \(seed): \(lost.count) acknowledged events never delivered, e.g. \(lost.prefix(5))")
+        }
+    }
+}
