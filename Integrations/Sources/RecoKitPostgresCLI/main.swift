@@ -82,7 +82,7 @@ let postgresStore = Relay.Store(
     flags: [],
     check: { options in
         guard let url = options.value("postgres") else { throw Relay.usageError("--postgres is required") }
-        do { _ = try PostgresClient.Configuration.recoKit(url: url) } catch { throw Relay.usageError("--postgres: \(error.message)") }
+        do { _ = try PostgresClient.Configuration.recoKit(url: url) } catch { throw Relay.usageError("--postgres: \(describe(error))") }
         if let queue = options.value("queue"), queue.isEmpty || queue.utf8.count > 48 {
             throw Relay.usageError("--queue is 1 to 48 bytes, not \"\(queue)\"")
         }
@@ -128,11 +128,11 @@ func setup(_ words: [String]) async throws -> Int32 {
     let (values, flags) = try parse(words, options: ["postgres", "schema"], flags: ["print-sql"])
     let schema = values["schema"] ?? "recokit"
     if flags.contains("print-sql") {
-        do { print(try PostgresSchema.sql(schema: schema), terminator: "") } catch { throw Usage(text: "--schema: \(error.message)") }
+        do { print(try PostgresSchema.sql(schema: schema), terminator: "") } catch { throw Usage(text: "--schema: \(describe(error))") }
         return 0
     }
     guard let url = values["postgres"] else { throw Usage(text: "--postgres is required (or --print-sql)") }
-    do { _ = try PostgresClient.Configuration.recoKit(url: url) } catch { throw Usage(text: "--postgres: \(error.message)") }
+    do { _ = try PostgresClient.Configuration.recoKit(url: url) } catch { throw Usage(text: "--postgres: \(describe(error))") }
     let applied = try await withClient(url) { client in
         try await PostgresTrackingStore.migrate(client: client, schema: schema, logger: quietLogger)
     }
@@ -144,7 +144,7 @@ func setup(_ words: [String]) async throws -> Int32 {
 func status(_ words: [String]) async throws -> Int32 {
     let (values, _) = try parse(words, options: ["postgres", "schema"], flags: [])
     guard let url = values["postgres"] else { throw Usage(text: "--postgres is required") }
-    do { _ = try PostgresClient.Configuration.recoKit(url: url) } catch { throw Usage(text: "--postgres: \(error.message)") }
+    do { _ = try PostgresClient.Configuration.recoKit(url: url) } catch { throw Usage(text: "--postgres: \(describe(error))") }
     let schema = values["schema"] ?? "recokit"
     let lines = try await withClient(url) { client -> [String] in
         var lines: [String] = []
