@@ -31,14 +31,19 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
     /// How long a claim of this store holds, whatever the claim asks (nil: as ``RecoTracking/ClaimRequest/lease`` says).
     public let lease: Duration?
 
-    private let client: PostgresClient
-    private let logger: Logger
+    /// A dataset is sealed, and appends go to a new one, once it holds this many records...
+    public let rotateRecords: Int
+    /// ...or is this old (and holds any). See ``PostgresSchema``.
+    public let rotateAge: Duration
+
+    let client: PostgresClient
+    let logger: Logger
     private let retainsFailedCommits: Bool
-    private let state = Guarded(State())
+    let state = Guarded(State())
     private let commitTurn = AsyncTurn()
     private var background: [Task<Void, Never>] = []
 
-    private struct State {
+    struct State {
         var buffer: [StoredRecord] = []
         var bufferedBytes = 0
         /// Serial of the last record appended, and of the last one a commit finished with (written or refused).
@@ -49,7 +54,13 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
         var closed = false
         var mark: UInt64 = 0
         var status = TrackingStoreStatus()
+        /// Events and bytes this process committed, ever: added to a status read before they were, so that
+        /// what it just wrote never looks delivered until the next read.
+        var committedEvents = 0
+        var committedBytes = 0
         var lastError: String?
+        /// Whether this store listed its queue in `queues`.
+        var registered = false
     }
 
     /// A store of `queue` in `schema`'s tables (run ``migrate(client:schema:)`` first).
@@ -60,9 +71,14 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
     ///   - maxBufferedBytes: the intake buffer's limit (64 MiB by default).
     ///   - lease: how long a claim holds before another process may deliver the batch, in place of the
     ///     tracker's ``RecoTracking/TrackerConfiguration/lease`` (nil: the tracker's).
-    ///   - statusInterval: how often the status is read from the tables (1 s by default).
+    ///   - rotateRecords, rotateAge: when the dataset appenders write is sealed and a new one opened
+    ///     (200,000 records or 10 minutes by default): a dataset's tables are dropped once all of it is
+    ///     delivered, so these bound the store's size past the backlog. Give every process the same.
+    ///   - statusInterval: how often the status is read from the tables, and datasets rotated and dropped
+    ///     (``maintain()``), in the background (1 s by default).
     public init(client: PostgresClient, queue: String, schema: String = "recokit",
                 commitInterval: Duration? = .milliseconds(20), maxBufferedBytes: Int = 64 << 20, lease: Duration? = nil,
+                rotateRecords: Int = 200_000, rotateAge: Duration = .seconds(600),
                 statusInterval: Duration = .seconds(1), logger: Logger = Logger(label: "RecoKit.PostgresTrackingStore")) throws(TrackingError) {
         guard !queue.isEmpty, queue.utf8.count <= 48 else { throw .configuration("queue name \"\(queue)\": give 1 to 48 bytes") }
         self.client = client
@@ -72,14 +88,18 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
         self.retainsFailedCommits = commitInterval != nil
         self.maxBufferedBytes = max(1 << 16, maxBufferedBytes)
         self.lease = lease
+        self.rotateRecords = max(1, rotateRecords)
+        self.rotateAge = rotateAge
         self.logger = logger
         // The tasks hold what they use, not the store: dropping the store cancels them.
-        let shared = state, schemaName = self.schema, channelName = channel
+        let shared = state, schemaName = self.schema, channelName = channel, rotateRecords = self.rotateRecords
         background = [
             Task { await Self.listen(client: client, channel: channelName, state: shared) },
             Task {
                 while !Task.isCancelled {
                     await Self.refreshStatus(client: client, schema: schemaName, queue: queue, state: shared, logger: logger)
+                    _ = try? await PostgresDatasets.maintain(client: client, schema: schemaName, rotateRecords: rotateRecords,
+                                                             rotateAge: rotateAge, logger: logger)
                     try? await Task.sleep(for: statusInterval)
                 }
             },
@@ -100,7 +120,7 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
     /// The LISTEN/NOTIFY channel of the queue.
     var channel: String { "recokit_\(schema)_\(queue)".lowercased() }
 
-    private func table(_ name: String) -> String { "\(schema).\(name)" }
+    func table(_ name: String) -> String { "\(schema).\(name)" }
 
     // MARK: Intake
 
@@ -119,6 +139,7 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
     /// Writes `record` (from ``RecoTracking/Tracker/record(_:)``) inside the caller's transaction on
     /// `connection`: it commits, and becomes deliverable, with the caller's own rows, or not at all.
     public func append(_ record: StoredRecord, on connection: PostgresConnection, logger: Logger? = nil) async throws {
+        try await register()
         try await insert([record], copy: [0], on: connection, logger: logger ?? self.logger)
     }
 
@@ -140,12 +161,20 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
             return
         }
         do {
+            try await register()
             try await client.withTransaction(logger: logger) { connection in
                 try await self.insert(records, copy: Array(repeating: 0, count: records.count), on: connection, logger: self.logger)
             }
+            let events = records.reduce(0) { $0 + $1.events }, bytes = records.reduce(0) { $0 + $1.bytes.count }
+            let oldest = records.compactMap { StoredRecord.occurred(in: $0.bytes) }.min()
             state.withLock {
                 $0.finished = range.upperBound
                 $0.lastError = nil
+                $0.committedEvents += events
+                $0.committedBytes += bytes
+                $0.status.pendingEvents += events
+                $0.status.pendingBytes += bytes
+                if let oldest, $0.status.oldestPending.map({ oldest < $0 }) ?? true { $0.status.oldestPending = oldest }
             }
             bump()
         } catch {
@@ -186,140 +215,13 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
         binds.append(events)
         binds.append(occurred)
         binds.append(bytes)
+        let dataset = try await PostgresDatasets.lockCurrent(schema: schema, on: connection, logger: logger)
         try await connection.query(PostgresQuery(unsafeSQL: """
-            INSERT INTO \(table("records")) (queue, run, seq, copy, events, occurred, bytes)
+            INSERT INTO \(table("records_\(dataset)")) (queue, run, seq, copy, events, occurred, bytes)
             SELECT $1, * FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::int[], $6::bigint[], $7::bytea[])
             ON CONFLICT DO NOTHING
             """, binds: binds), logger: logger)
         try await connection.query("SELECT pg_notify(\(channel), '')", logger: logger)
-    }
-
-    // MARK: Delivery
-
-    public func claim(_ request: ClaimRequest) async throws(TrackingError) -> ClaimedBatch? {
-        do {
-            let batch = try await client.withTransaction(logger: logger) { connection in
-                try await self.claim(request, on: connection)
-            }
-            state.withLock { $0.lastError = nil }
-            return batch
-        } catch {
-            throw noteFailure("could not claim from", error)
-        }
-    }
-
-    private func claim(_ request: ClaimRequest, on connection: PostgresConnection) async throws -> ClaimedBatch? {
-        let lease = self.lease ?? request.lease
-        let leaseMilliseconds = max(1, Int64(lease.components.seconds * 1000 + lease.components.attoseconds / 1_000_000_000_000_000))
-        // The queue's row serialises claims of the queue: cursor moves and take-overs happen one at a time.
-        var cursor: (xact: Int64, id: Int64)?
-        for try await row in try await connection.query(PostgresQuery(unsafeSQL:
-            "SELECT cursor_xact, cursor_id FROM \(table("queues")) WHERE queue = $1 FOR UPDATE", binds: binds(queue)), logger: logger)
-            .decode((Int64, Int64).self) { cursor = (row.0, row.1) }
-        if cursor == nil {
-            try await connection.query(PostgresQuery(unsafeSQL: "INSERT INTO \(table("queues")) (queue) VALUES ($1) ON CONFLICT DO NOTHING",
-                                                     binds: binds(queue)), logger: logger)
-            for try await row in try await connection.query(PostgresQuery(unsafeSQL:
-                "SELECT cursor_xact, cursor_id FROM \(table("queues")) WHERE queue = $1 FOR UPDATE", binds: binds(queue)), logger: logger)
-                .decode((Int64, Int64).self) { cursor = (row.0, row.1) }
-        }
-        guard let cursor else { return nil }
-
-        // First a batch whose lease ended: its process died (counted) or gave it back (not counted).
-        var expired: (id: Int64, fx: Int64, fi: Int64, lx: Int64, li: Int64, attempts: Int32, givenBack: Bool)?
-        for try await row in try await connection.query(PostgresQuery(unsafeSQL: """
-            SELECT id, first_xact, first_id, last_xact, last_id, attempts, given_back FROM \(table("claims"))
-            WHERE queue = $1 AND NOT settled AND lease_until < now() ORDER BY id LIMIT 1
-            """, binds: binds(queue)), logger: logger).decode((Int64, Int64, Int64, Int64, Int64, Int32, Bool).self) {
-            expired = (row.0, row.1, row.2, row.3, row.4, row.5, row.6)
-        }
-        if let expired {
-            let attempts = Int(expired.attempts) + (expired.givenBack ? 0 : 1)
-            var b = binds(Int64(attempts))
-            b.append(leaseMilliseconds)
-            b.append(expired.id)
-            try await connection.query(PostgresQuery(unsafeSQL: """
-                UPDATE \(table("claims")) SET attempts = $1, given_back = false, lease_until = now() + $2 * interval '1 millisecond'
-                WHERE id = $3
-                """, binds: b), logger: logger)
-            var rb = binds(queue)
-            rb.append(expired.fx); rb.append(expired.fi); rb.append(expired.lx); rb.append(expired.li)
-            var records: [ArraySlice<UInt8>] = []
-            var events = 0
-            for try await (count, bytes) in try await connection.query(PostgresQuery(unsafeSQL: """
-                SELECT events, bytes FROM \(table("records"))
-                WHERE queue = $1 AND (xact, id) >= ($2, $3) AND (xact, id) <= ($4, $5) ORDER BY xact, id
-                """, binds: rb), logger: logger).decode((Int32, ByteBuffer).self) {
-                records.append(ArraySlice(bytes.readableBytesView))
-                events += Int(count)
-            }
-            return ClaimedBatch(id: UInt64(expired.id), records: records, events: events, attempts: attempts)
-        }
-
-        // Then the records past the cursor, of transactions that all ended: none can commit behind them later.
-        var b = binds(queue)
-        b.append(cursor.xact); b.append(cursor.id); b.append(Int64(request.maxEvents))
-        var rows: [(xact: Int64, id: Int64, events: Int, occurred: Int64, waited: Double, bytes: ByteBuffer)] = []
-        for try await row in try await connection.query(PostgresQuery(unsafeSQL: """
-            SELECT xact, id, events, occurred, extract(epoch FROM clock_timestamp() - appended)::float8, bytes FROM \(table("records"))
-            WHERE queue = $1 AND (xact, id) > ($2, $3) AND xact < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
-            ORDER BY xact, id LIMIT $4
-            """, binds: b), logger: logger).decode((Int64, Int64, Int32, Int64, Double, ByteBuffer).self) {
-            rows.append((row.0, row.1, Int(row.2), row.3, row.4, row.5))
-        }
-        guard let first = rows.first else { return nil }
-        var taken = 0, events = 0, bytes = 0
-        for row in rows {
-            if taken > 0, events + row.events > request.maxEvents || bytes + row.bytes.readableBytes > request.maxBytes { break }
-            taken += 1
-            events += row.events
-            bytes += row.bytes.readableBytes
-        }
-        let full = taken < rows.count || events >= request.maxEvents
-        let lingerSeconds = Double(request.linger.components.seconds) + Double(request.linger.components.attoseconds) / 1e18
-        guard full || request.force || first.waited >= lingerSeconds else { return nil }
-        let last = rows[taken - 1]
-        var cb = binds(queue)
-        cb.append(first.xact); cb.append(first.id); cb.append(last.xact); cb.append(last.id)
-        cb.append(Int32(clamping: events)); cb.append(Int64(bytes)); cb.append(first.occurred); cb.append(leaseMilliseconds)
-        var id: Int64 = 0
-        for try await value in try await connection.query(PostgresQuery(unsafeSQL: """
-            INSERT INTO \(table("claims")) (queue, first_xact, first_id, last_xact, last_id, events, bytes, first_occurred, lease_until)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + $9 * interval '1 millisecond') RETURNING id
-            """, binds: cb), logger: logger).decode(Int64.self) { id = value }
-        var ub = binds(last.xact)
-        ub.append(last.id); ub.append(queue)
-        try await connection.query(PostgresQuery(unsafeSQL: "UPDATE \(table("queues")) SET cursor_xact = $1, cursor_id = $2 WHERE queue = $3",
-                                                 binds: ub), logger: logger)
-        return ClaimedBatch(id: UInt64(id), records: rows[..<taken].map { ArraySlice($0.bytes.readableBytesView) }, events: events)
-    }
-
-    public func settle(_ batch: ClaimedBatch, deadLetters: [DeadLetterEntry]) async throws(TrackingError) {
-        do {
-            try await client.withTransaction(logger: logger) { connection in
-                if !deadLetters.isEmpty {
-                    var b = self.binds(self.queue)
-                    b.append(deadLetters.map { ByteBuffer(bytes: $0.record) })
-                    b.append(deadLetters.map(\.reason))
-                    try await connection.query(PostgresQuery(unsafeSQL: """
-                        INSERT INTO \(self.table("dead_letters")) (queue, record, reason) SELECT $1, * FROM unnest($2::bytea[], $3::text[])
-                        """, binds: b), logger: self.logger)
-                }
-                try await connection.query(PostgresQuery(unsafeSQL: "UPDATE \(self.table("claims")) SET settled = true WHERE id = $1",
-                                                         binds: self.binds(Int64(batch.id))), logger: self.logger)
-            }
-            state.withLock { $0.lastError = nil }
-        } catch {
-            throw noteFailure("could not settle a batch of", error)
-        }
-    }
-
-    public func giveBack(_ batch: ClaimedBatch) async {
-        // Its lease ends now, not counted as an attempt; if this fails the lease ends on its own, counted.
-        _ = try? await client.query(PostgresQuery(unsafeSQL: """
-            UPDATE \(table("claims")) SET lease_until = '-infinity', given_back = true WHERE id = $1 AND NOT settled
-            """, binds: binds(Int64(batch.id))), logger: logger)
-        bump()
     }
 
     // MARK: Waking
@@ -338,10 +240,10 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
 
     public func wake() { bump() }
 
-    private func bump() { state.withLock { $0.mark &+= 1 } }
+    func bump() { state.withLock { $0.mark &+= 1 } }
 
     /// Listens on the queue's channel on a connection of its own, again after a lost one.
-    private static func listen(client: PostgresClient, channel: String, state: Guarded<State>) async {
+    static func listen(client: PostgresClient, channel: String, state: Guarded<State>) async {
         while !Task.isCancelled {
             do {
                 try await client.withConnection { connection in
@@ -366,55 +268,6 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
         }
     }
 
-    /// Reads pending, claimed, dead letters and the oldest pending event from the tables.
-    private static func refreshStatus(client: PostgresClient, schema: String, queue: String, state: Guarded<State>, logger: Logger) async {
-        do {
-            let status = try await readStatus(client: client, schema: schema, queue: queue, logger: logger)
-            state.withLock { $0.status = status }
-        } catch {
-            state.withLock { $0.status.error = "PostgreSQL: could not read the status of queue \(queue): \(describe(error))" }
-        }
-    }
-
-    /// The status of `queue` now: records past the cursor (an index range scan of the backlog) and unsettled claims.
-    public static func readStatus(client: PostgresClient, schema: String, queue: String,
-                                  logger: Logger = Logger(label: "RecoKit.PostgresTrackingStore")) async throws -> TrackingStoreStatus {
-        let s = try PostgresSchema.checked(schema)
-        var b = PostgresBindings()
-        b.append(queue)
-        var status = TrackingStoreStatus()
-        let rows = try await client.query(PostgresQuery(unsafeSQL: """
-            WITH q AS (SELECT coalesce((SELECT cursor_xact FROM \(s).queues WHERE queue = $1), 0) AS x,
-                              coalesce((SELECT cursor_id FROM \(s).queues WHERE queue = $1), 0) AS i),
-                 r AS (SELECT coalesce(sum(events), 0)::bigint AS e, coalesce(sum(length(bytes)), 0)::bigint AS b, min(occurred) AS o
-                       FROM \(s).records, q WHERE queue = $1 AND (xact, id) > (q.x, q.i)),
-                 c AS (SELECT coalesce(sum(events), 0)::bigint AS e, coalesce(sum(bytes), 0)::bigint AS b, min(first_occurred) AS o,
-                              coalesce(sum(events) FILTER (WHERE lease_until > now()), 0)::bigint AS held
-                       FROM \(s).claims WHERE queue = $1 AND NOT settled),
-                 d AS (SELECT count(*)::bigint AS n FROM \(s).dead_letters WHERE queue = $1)
-            SELECT r.e + c.e, r.b + c.b, c.held, least(r.o, c.o), d.n FROM r, c, d
-            """, binds: b), logger: logger)
-        for try await (pending, bytes, held, oldest, dead) in rows.decode((Int64, Int64, Int64, Int64?, Int64).self) {
-            status.pendingEvents = Int(pending)
-            status.pendingBytes = Int(bytes)
-            status.claimedEvents = Int(held)
-            status.oldestPending = oldest.map { Date(timeIntervalSince1970: Double($0) / 1000) }
-            status.deadLetters = Int(dead)
-        }
-        return status
-    }
-
-    /// The queues that have records or dead letters in `schema`.
-    public static func queues(client: PostgresClient, schema: String, logger: Logger = Logger(label: "RecoKit.PostgresTrackingStore")) async throws -> [String] {
-        let s = try PostgresSchema.checked(schema)
-        var names: [String] = []
-        for try await name in try await client.query(PostgresQuery(unsafeSQL: """
-            SELECT queue FROM \(s).queues UNION SELECT DISTINCT queue FROM \(s).dead_letters
-            UNION SELECT queue FROM (SELECT DISTINCT queue FROM \(s).records) r ORDER BY 1
-            """), logger: logger).decode(String.self) { names.append(name) }
-        return names
-    }
-
     public func deadLetters(each body: (DeadLetter) -> Void) async throws(TrackingError) -> Int {
         do {
             var letters: [DeadLetter] = []
@@ -433,6 +286,7 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
 
     public func requeueDeadLetters() async throws(TrackingError) -> Int {
         do {
+            try await register()
             let count = try await client.withTransaction(logger: logger) { connection -> Int in
                 var letters: [(id: Int64, record: [UInt8])] = []
                 for try await (id, bytes) in try await connection.query(PostgresQuery(unsafeSQL: """
@@ -468,13 +322,13 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
 
     // MARK: Helpers
 
-    private func binds(_ value: some PostgresNonThrowingEncodable & PostgresDynamicTypeEncodable) -> PostgresBindings {
+    func binds(_ value: some PostgresNonThrowingEncodable & PostgresDynamicTypeEncodable) -> PostgresBindings {
         var binds = PostgresBindings()
         binds.append(value)
         return binds
     }
 
-    private func noteFailure(_ doing: String, _ error: any Error) -> TrackingError {
+    func noteFailure(_ doing: String, _ error: any Error) -> TrackingError {
         if let error = error as? TrackingError { return error }
         let failure = TrackingError.journal("PostgreSQL: \(doing) \(location): \(Self.describe(error))")
         state.withLock { $0.lastError = failure.message }
@@ -487,7 +341,25 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
             if let message = error.serverInfo?[.message] { return message }
             return "\(error.code)"
         }
+        if let error = error as? PostgresTransactionError, let cause = error.cause { return describe(cause) }
         return "\(error)"
+    }
+
+    /// PostgreSQL's SQLSTATE of `error` (inside a failed transaction's), if the server sent one.
+    static func sqlState(of error: any Error) -> String? {
+        if let error = error as? PSQLError { return error.serverInfo?[.sqlState] }
+        if let error = error as? PostgresTransactionError, let cause = error.cause { return sqlState(of: cause) }
+        return nil
+    }
+
+    /// Lists the queue in `queues` (what a dataset must have delivered before it is dropped), once, in a
+    /// statement of its own: inside an append's transaction, a first append held open (a shop's) would
+    /// make every other appender of the queue wait for it.
+    private func register() async throws {
+        guard !state.withLock({ $0.registered }) else { return }
+        try await client.query(PostgresQuery(unsafeSQL: "INSERT INTO \(table("queues")) (queue) VALUES ($1) ON CONFLICT DO NOTHING",
+                                             binds: binds(queue)), logger: logger)
+        state.withLock { $0.registered = true }
     }
 }
 
@@ -525,4 +397,9 @@ final class AsyncTurn: Sendable {
         }
         next?.resume()
     }
+}
+
+extension PostgresTransactionError {
+    /// What failed: the transaction's body, its BEGIN or its COMMIT.
+    var cause: (any Error)? { closureError ?? beginError ?? commitError }
 }

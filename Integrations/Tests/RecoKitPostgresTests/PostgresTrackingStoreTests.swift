@@ -121,21 +121,18 @@ import Testing
 
     @Test func aRelayStoreRefusesWhatAFailedCommitCarriedNeverWritingItLater() async throws {
         try await PostgresServer.withSchema { client, schema in
-            // The queue's schema does not exist yet: the commit fails.
-            let missing = "\(schema)_later"
-            let store = try PostgresTrackingStore(client: client, queue: "q", schema: missing, commitInterval: nil, logger: PostgresServer.logger)
+            let store = try PostgresTrackingStore(client: client, queue: "q", schema: schema, commitInterval: nil, logger: PostgresServer.logger)
             let records = try Self.records(2)
             try store.append(records[0])
+            // The table of datasets is away: the commit fails.
+            try await client.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(schema).datasets RENAME TO away"))
             await #expect(throws: TrackingError.self) { try await store.commit() }
             #expect(store.status.error?.contains("PostgreSQL") == true)
-            try await PostgresTrackingStore.migrate(client: client, schema: missing, logger: PostgresServer.logger)
-            defer { Task { _ = try? await client.query(PostgresQuery(unsafeSQL: "DROP SCHEMA \(missing) CASCADE")) } }
-            try await store.commit()
+            try await client.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(schema).away RENAME TO datasets"))
             try store.append(records[1])
             try await store.commit()
             let batch = try #require(try await store.claim(Self.everything))
             #expect(batch.records.map(Array.init) == [records[1].bytes])
-            try await client.query(PostgresQuery(unsafeSQL: "DROP SCHEMA \(missing) CASCADE"))
         }
     }
 
@@ -145,13 +142,14 @@ import Testing
             try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).orders (id int PRIMARY KEY)"))
             let records = try Self.records(2)
             struct Abandoned: Error {}
-            await #expect(throws: Abandoned.self) {
+            let abandoned = await #expect(throws: PostgresTransactionError.self) {
                 try await client.withTransaction(logger: PostgresServer.logger) { connection in
                     try await connection.query("INSERT INTO \(unescaped: schema).orders VALUES (1)", logger: PostgresServer.logger)
                     try await store.append(records[0], on: connection)
                     throw Abandoned()
                 }
             }
+            #expect(abandoned?.closureError is Abandoned)
             #expect(try await store.claim(Self.everything) == nil)
             try await client.withTransaction(logger: PostgresServer.logger) { connection in
                 try await connection.query("INSERT INTO \(unescaped: schema).orders VALUES (2)", logger: PostgresServer.logger)
@@ -162,11 +160,113 @@ import Testing
         }
     }
 
+    /// Claims and settles everything `store` can claim now; returns the batches.
+    static func drain(_ store: PostgresTrackingStore) async throws -> [ClaimedBatch] {
+        var batches: [ClaimedBatch] = []
+        while let batch = try await store.claim(everything) {
+            try await store.settle(batch, deadLetters: [])
+            batches.append(batch)
+        }
+        return batches
+    }
+
+    /// The datasets whose records table exists in `schema`.
+    static func recordTables(_ client: PostgresClient, _ schema: String) async throws -> [String] {
+        var names: [String] = []
+        for try await name in try await client.query(
+            "SELECT tablename::text FROM pg_tables WHERE schemaname = \(schema) AND tablename LIKE 'records%' ORDER BY tablename")
+            .decode(String.self) { names.append(name) }
+        return names
+    }
+
+    @Test func aTransactionHeldOpenElsewhereDoesNotHoldDeliveryBack() async throws {
+        try await PostgresServer.withSchema { client, schema in
+            let store = try PostgresTrackingStore(client: client, queue: "q", schema: schema, logger: PostgresServer.logger)
+            let records = try Self.records(6)
+            for record in records[..<3] { try store.append(record) }
+            try await store.commit()
+            try await client.withConnection { held in
+                // A transaction with an id, left idle for the whole delivery (a forgotten session, a long report).
+                try await held.query("BEGIN", logger: PostgresServer.logger)
+                try await held.query("SELECT pg_current_xact_id()", logger: PostgresServer.logger)
+                for record in records[3...] { try store.append(record) }
+                try await store.commit()
+                let delivered = try await Self.drain(store).flatMap(\.records).map(Array.init)
+                #expect(delivered == records.map(\.bytes))
+                let status = try await PostgresTrackingStore.readStatus(client: client, schema: schema, queue: "q")
+                #expect(status.pendingEvents == 0 && status.claimedEvents == 0)
+                try await held.query("ROLLBACK", logger: PostgresServer.logger)
+            }
+        }
+    }
+
+    @Test func aRecordCommittedAfterLaterOnesIsDelivered() async throws {
+        try await PostgresServer.withSchema { client, schema in
+            let store = try PostgresTrackingStore(client: client, queue: "q", schema: schema, logger: PostgresServer.logger)
+            let records = try Self.records(3)
+            try await client.withConnection { shop in
+                // The shop's transaction appends first (its id and its record's number come first) and commits last.
+                try await shop.query("BEGIN", logger: PostgresServer.logger)
+                try await store.append(records[0], on: shop)
+                try store.append(records[1])
+                try store.append(records[2])
+                try await store.commit()
+                #expect(try await Self.drain(store).flatMap(\.records).map(Array.init) == records[1...].map(\.bytes))
+                try await shop.query("COMMIT", logger: PostgresServer.logger)
+            }
+            #expect(try await Self.drain(store).flatMap(\.records).map(Array.init) == [records[0].bytes])
+            let status = try await PostgresTrackingStore.readStatus(client: client, schema: schema, queue: "q")
+            #expect(status.pendingEvents == 0)
+        }
+    }
+
+    @Test func aWhollyDeliveredDatasetIsDroppedNotOneAnAppenderStillHolds() async throws {
+        try await PostgresServer.withSchema { client, schema in
+            let store = try PostgresTrackingStore(client: client, queue: "q", schema: schema, rotateRecords: 3, logger: PostgresServer.logger)
+            let records = try Self.records(9)
+            for record in records[..<4] { try store.append(record) }
+            try await store.commit()
+            try await client.withConnection { shop in
+                // A shop's transaction appends to dataset 1 and stays open while it is sealed.
+                try await shop.query("BEGIN", logger: PostgresServer.logger)
+                try await store.append(records[4], on: shop)
+                try await store.maintain()
+                #expect(try await Self.recordTables(client, schema) == ["records_1", "records_2"])
+                for record in records[5..<7] { try store.append(record) }
+                try await store.commit()
+                // Everything committed in dataset 1 is delivered, but the shop may still write there: kept.
+                let first = try #require(try await store.claim(Self.everything))
+                #expect(first.records.map(Array.init) == records[..<4].map(\.bytes))
+                try await store.settle(first, deadLetters: [])
+                try await store.maintain()
+                #expect(try await Self.recordTables(client, schema) == ["records_1", "records_2"])
+                try await shop.query("COMMIT", logger: PostgresServer.logger)
+            }
+            // A batch of dataset 2 claimed and not settled yet; dataset 1's late record delivered.
+            let one = ClaimRequest(maxEvents: 1, maxBytes: 1 << 20, linger: .zero, force: true)
+            let late = try #require(try await store.claim(one))
+            #expect(late.records.map(Array.init) == [records[4].bytes])
+            try await store.settle(late, deadLetters: [])
+            let open = try #require(try await store.claim(one))
+            #expect(open.records.map(Array.init) == [records[5].bytes])
+            try await store.maintain()
+            #expect(try await Self.recordTables(client, schema) == ["records_2"])
+            // Claims on the newer dataset go on across the drop.
+            try store.append(records[7])
+            try await store.commit()
+            let rest = try await Self.drain(store).flatMap(\.records).map(Array.init)
+            #expect(rest == [records[6].bytes, records[7].bytes])
+            try await store.settle(open, deadLetters: [])
+            let status = try await PostgresTrackingStore.readStatus(client: client, schema: schema, queue: "q")
+            #expect(status.pendingEvents == 0 && status.claimedEvents == 0)
+        }
+    }
+
     @Test func migrationIsVersionedAndPrintable() async throws {
         try await PostgresServer.withSchema { client, schema in
             #expect(try await PostgresTrackingStore.migrate(client: client, schema: schema).isEmpty)
             let sql = try PostgresSchema.sql(schema: "shop")
-            #expect(sql.contains("CREATE TABLE shop.records") && sql.contains("INSERT INTO shop.migrations (version) VALUES (1)"))
+            #expect(sql.contains("CREATE TABLE shop.records_1 ") && sql.contains("INSERT INTO shop.migrations (version) VALUES (1)"))
             #expect(throws: TrackingError.self) { try PostgresSchema.sql(schema: "Bad; DROP") }
         }
     }
