@@ -168,18 +168,53 @@ final class RelayProcess: @unchecked Sendable {
         return condition(self)
     }
 
+    /// Kills the child (SIGKILL) unless it was reaped already, and waits for it and its pipes. Safe to call
+    /// again, and after ``wait()``: a test calls it on every path (`defer`).
     func kill() {
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        readersDone.wait()
-        readersDone.wait()
+        if !isReaped { Foundation.kill(process.processIdentifier, SIGKILL) }
+        reap()
+    }
+
+    /// Kills every child of `children` first, then reaps them: a child started while another ran may
+    /// hold that one's pipes open (inherited), so its output ends only once both are gone.
+    static func kill(_ children: [RelayProcess]) {
+        for child in children where !child.isReaped { Foundation.kill(child.process.processIdentifier, SIGKILL) }
+        for child in children { child.reap() }
     }
 
     /// Waits for the child to exit by itself; returns its status.
     func wait() -> Int32 {
-        process.waitUntilExit()
-        readersDone.wait()
-        readersDone.wait()
-        return process.terminationStatus
+        reap()
+        return status
+    }
+
+    /// The child's exit status, -1 while Foundation has not seen it end.
+    var status: Int32 { process.isRunning ? -1 : process.terminationStatus }
+
+    /// Asks the child to stop (SIGTERM) and waits for it at most `grace`, then kills it; returns its status.
+    func stop(grace: Duration) async -> Int32 {
+        send(SIGTERM)
+        let end = ContinuousClock.now + grace
+        while process.isRunning, ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(20)) }
+        kill()
+        return status
+    }
+
+    private var reaped = false
+    private var isReaped: Bool { lock.withLock { reaped } }
+
+    /// Waits for the child's exit and the end of its output, once.
+    private func reap() {
+        let first = lock.withLock { () -> Bool in
+            defer { reaped = true }
+            return !reaped
+        }
+        guard first else { return }
+        // Not `waitUntilExit()`: it once missed a child's end and waited for ever. Its output's end is
+        // what matters; the exit status comes after it, or not at all (then -1).
+        // Bounded: a pipe another child inherited stays open as long as that child runs.
+        for _ in 0..<2 { _ = readersDone.wait(timeout: .now() + 10) }
+        let end = ContinuousClock.now + .seconds(5)
+        while process.isRunning, ContinuousClock.now < end { Thread.sleep(forTimeInterval: 0.01) }
     }
 }

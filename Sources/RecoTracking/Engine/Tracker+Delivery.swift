@@ -14,6 +14,8 @@ extension Tracker {
             do {
                 claimed = try await store.claim(request)
             } catch {
+                // A store call cut short by this sender stopping (a relay's deadline) is no store fault.
+                if Task.isCancelled { return }
                 noteDiskError("\(error)")
                 await store.waitForRecords(after: mark, timeout: configuration.idlePollInterval)
                 continue
@@ -75,6 +77,7 @@ extension Tracker {
                 try await store.settle(batch, deadLetters: letters)
                 break
             } catch {
+                if Task.isCancelled { return false }
                 noteDiskError("cannot settle a delivered batch: \(error)")
                 do { try await clock.sleep(for: configuration.retryPolicy.initialDelay) } catch { return false }
             }
