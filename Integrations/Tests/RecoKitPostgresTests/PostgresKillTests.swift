@@ -10,6 +10,7 @@ import Testing
 /// `recokit-postgres relay` producers and `--deliver-only` deliverers as real processes, killed with
 /// SIGKILL at seeded moments, while the server is crashed and restarted and their connections are cut,
 /// against a stand-in vendor that fails often: every acknowledged event is delivered at least once.
+extension PostgresServerTests {
 @Suite struct PostgresKillTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Scripts/postgres-server.sh").path
@@ -92,4 +93,5 @@ import Testing
             #expect(exit == 0 && !lastErrors.contains("disk error"), "seed \(seed): the last deliverer exited \(exit): \(lastErrors)")
         }
     }
+}
 }

@@ -4,6 +4,10 @@ import PostgresNIO
 import RecoKitPostgres
 import Testing
 
+/// Every suite that uses the test server, one test at a time: the kill test crashes the server, and
+/// tests running beside it met the crash half-way and hung.
+@Suite(.serialized) enum PostgresServerTests {}
+
 /// The test server, from `RECOKIT_POSTGRES_URL` (`Integrations/Scripts/postgres-server.sh start` prints it).
 enum PostgresServer {
     static let howToStart = """

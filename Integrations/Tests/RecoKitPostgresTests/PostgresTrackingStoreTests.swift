@@ -8,6 +8,7 @@ import RecoTracking
 import Testing
 
 /// The store through the protocol, against a real server, each test in a schema of its own.
+extension PostgresServerTests {
 @Suite struct PostgresTrackingStoreTests {
     /// Records as a tracker encodes them: one click each.
     static func records(_ count: Int, from first: Int = 1) throws -> [StoredRecord] {
@@ -298,4 +299,5 @@ import Testing
             #expect(vendor.unconfirmed(ids).isEmpty, "seed \(seed): \(vendor.answersInWords)")
         }
     }
+}
 }
