@@ -4,6 +4,8 @@
 # sink (a Python server answering Segmentify's SUCCESS); prints events/s from the first line read to the
 # last event at the sink, and WAL and table bytes per event.
 #   Integrations/Scripts/postgres-bench.sh [EVENTS] [PRODUCERS]
+# HOLD=1 holds a transaction with an id open on another connection for the whole run (BEGIN; SELECT
+# pg_current_xact_id(), left idle): delivery should be about as fast as without it.
 # Uses RECOKIT_POSTGRES_URL when set (else starts a server of its own, and stops it), and the
 # recokit-postgres built in .build-companions/release (or RECOKIT_POSTGRES_BIN).
 set -euo pipefail
@@ -65,6 +67,15 @@ while [[ ! -s $work/sink.port ]]; do sleep 0.1; done
 sink=http://127.0.0.1:$(cat "$work/sink.port")
 
 "$binary" setup --postgres "$url" --schema "$schema" 2>/dev/null
+if [[ ${HOLD:-0} == 1 ]]; then
+    mkfifo "$work/hold"
+    psql -q "$url" < "$work/hold" > /dev/null &
+    pids+=($!)
+    exec 9> "$work/hold"
+    echo "BEGIN; SELECT pg_current_xact_id();" >&9
+    sleep 0.5
+    echo "held transaction: $(psql "$url" -tAc "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction' AND backend_xid IS NOT NULL") open with an xid" >&2
+fi
 per=$((events / producers))
 for p in $(seq 1 "$producers"); do
     python3 -c "
@@ -82,16 +93,22 @@ for p in $(seq 1 "$producers"); do
         --deadline 600 < "$work/lines.$p" > /dev/null 2> "$work/relay.$p.log" &
     pids+=($!)
 done
+last=-1 stalled=0
 while :; do
     delivered=$(curl -s "$sink/")
     [[ $delivered -ge $total ]] && break
+    # Stuck for a minute (delivery held back): say so rather than wait for ever.
+    if [[ $delivered == "$last" ]]; then stalled=$((stalled + 1)); else stalled=0 last=$delivered; fi
+    (( stalled < 300 )) || { echo "postgres-bench.sh: delivery stalled at $delivered of $total events" >&2; exit 1; }
     sleep 0.2
 done
 end=$(date +%s.%N)
 wal_bytes=$(sql "SELECT pg_current_wal_lsn() - '$wal_start'::pg_lsn")
 table_bytes=$(sql "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '$schema' AND c.relkind = 'r'")
+label=""
+[[ ${HOLD:-0} == 1 ]] && label=" (transaction held open)"
 python3 -c "
 t = $end - $start
-print(f'postgres store: {$total} events by $producers producers in {t:.2f} s: {$total / t:,.0f} events/s delivered; '
+print(f'postgres store$label: {$total} events by $producers producers in {t:.2f} s: {$total / t:,.0f} events/s delivered; '
       f'WAL {$wal_bytes / $total:.0f} bytes/event, tables {$table_bytes / $total:.0f} bytes/event')"
 sql "DROP SCHEMA $schema CASCADE" > /dev/null
