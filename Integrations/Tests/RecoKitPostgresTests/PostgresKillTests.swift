@@ -76,6 +76,9 @@ extension PostgresServerTests {
             // One deliverer outlives the leases of the killed ones and delivers the rest.
             let last = try RelayProcess(["relay", "--deliver-only"] + common)
             children.append(last)
+            // Up and listening for signals before it is asked to stop (a SIGTERM in its first moments, before
+            // its handlers, ended it by the signal: seed 6), whether or not anything is left to deliver.
+            try await Task.sleep(for: .seconds(2))
             var status = try await PostgresTrackingStore.readStatus(client: client, schema: schema, queue: "segmentify")
             for _ in 0..<600 where status.pendingEvents > 0 {
                 try await Task.sleep(for: .milliseconds(100))
