@@ -192,8 +192,8 @@ extension PostgresTrackingStore {
     }
 
     /// Seals the dataset appenders write if it is due (``rotateRecords``, ``rotateAge``) and drops every
-    /// sealed dataset wholly delivered; returns the datasets dropped. Every store does this in the
-    /// background; call it to do it now.
+    /// sealed dataset wholly delivered; returns the datasets dropped. ``run()`` does this every
+    /// `statusInterval`; call it to do it now.
     @discardableResult
     public func maintain() async throws -> [Int] {
         try await PostgresDatasets.maintain(client: client, schema: schema, rotateRecords: rotateRecords, rotateAge: rotateAge, logger: logger)

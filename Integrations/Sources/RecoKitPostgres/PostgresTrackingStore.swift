@@ -8,11 +8,9 @@ import RecoTracking
 /// delivers, and a batch claimed by a process that died goes out again once its lease ends.
 ///
 /// ```swift
-/// let client = PostgresClient(configuration: configuration)
-/// Task { await client.run() }
-/// try await PostgresTrackingStore.migrate(client: client)
-/// let store = PostgresTrackingStore(client: client, queue: "segmentify")
-/// let tracker = Tracker(destination: segmentify, store: store)
+/// try await PostgresTrackingStore.migrate(client: client)       // a running PostgresClient
+/// let store = try PostgresTrackingStore(client: client, queue: "segmentify")
+/// let tracker = Tracker(destination: segmentify, store: store)  // its run() runs the store's
 /// ```
 ///
 /// One store serves one queue (one destination); several queues share the tables. ``append(_:)`` puts a
@@ -41,7 +39,7 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
     private let retainsFailedCommits: Bool
     let state = Guarded(State())
     private let commitTurn = AsyncTurn()
-    private var background: [Task<Void, Never>] = []
+    private let statusInterval: Duration
 
     struct State {
         var buffer: [StoredRecord] = []
@@ -74,8 +72,8 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
     ///   - rotateRecords, rotateAge: when the dataset appenders write is sealed and a new one opened
     ///     (200,000 records or 10 minutes by default): a dataset's tables are dropped once all of it is
     ///     delivered, so these bound the store's size past the backlog. Give every process the same.
-    ///   - statusInterval: how often the status is read from the tables, and datasets rotated and dropped
-    ///     (``maintain()``), in the background (1 s by default).
+    ///   - statusInterval: how often ``run()`` reads the status from the tables, and rotates and drops
+    ///     datasets (``maintain()``) (1 s by default).
     public init(client: PostgresClient, queue: String, schema: String = "recokit",
                 commitInterval: Duration? = .milliseconds(20), maxBufferedBytes: Int = 64 << 20, lease: Duration? = nil,
                 rotateRecords: Int = 200_000, rotateAge: Duration = .seconds(600),
@@ -91,22 +89,27 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
         self.rotateRecords = max(1, rotateRecords)
         self.rotateAge = rotateAge
         self.logger = logger
-        // The tasks hold what they use, not the store: dropping the store cancels them.
-        let shared = state, schemaName = self.schema, channelName = channel, rotateRecords = self.rotateRecords
-        background = [
-            Task { await Self.listen(client: client, channel: channelName, state: shared) },
-            Task {
-                while !Task.isCancelled {
-                    await Self.refreshStatus(client: client, schema: schemaName, queue: queue, state: shared, logger: logger)
-                    _ = try? await PostgresDatasets.maintain(client: client, schema: schemaName, rotateRecords: rotateRecords,
-                                                             rotateAge: rotateAge, logger: logger)
-                    try? await Task.sleep(for: statusInterval)
-                }
-            },
-        ]
+        self.statusInterval = statusInterval
     }
 
-    deinit { for task in background { task.cancel() } }
+    /// The store's own work, for as long as the tracker over it runs (its ``RecoTracking/Tracker/run()``
+    /// runs this and cancels it once drained): listens on the queue's channel, so that senders wake when
+    /// any process commits, and every `statusInterval` reads the status and rotates and drops datasets
+    /// (``maintain()``). Without it the store still appends and delivers: senders then look every
+    /// ``RecoTracking/ClaimRequest/linger`` or so, and the tables grow until ``maintain()`` runs.
+    public func run() async {
+        let client = self.client, channel = self.channel
+        await withDiscardingTaskGroup { group in
+            group.addTask { [state] in await Self.listen(client: client, channel: channel, state: state) }
+            group.addTask { [self] in
+                while !Task.isCancelled {
+                    await Self.refreshStatus(client: client, schema: schema, queue: queue, state: state, logger: logger)
+                    _ = try? await maintain()
+                    try? await Task.sleep(for: statusInterval)
+                }
+            }
+        }
+    }
 
     /// Creates or upgrades the store's tables in `schema`; returns the migrations applied now.
     @discardableResult
@@ -316,7 +319,6 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
             return state.closed
         }
         guard !closed else { return }
-        defer { for task in background { task.cancel() } }
         if commitInterval != nil { try await commit() }
     }
 

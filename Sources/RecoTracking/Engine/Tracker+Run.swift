@@ -49,7 +49,7 @@ extension Tracker {
         control.withLock { $0.drainDeadline = deadline }
     }
 
-    /// The senders and the committer, until the stop has drained; then the store is closed.
+    /// The senders, the committer and the store's own work, until the stop has drained; then the store is closed.
     private func deliverUntilDrained() async {
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<max(1, configuration.maxConcurrentRequests) {
@@ -58,6 +58,7 @@ extension Tracker {
             if let interval = store.commitInterval {
                 group.addTask { await self.commitLoop(every: interval) }
             }
+            group.addTask { await self.store.run() }
             await waitForStop()
             // A store that commits on a schedule has what `track` took committed now; one durable on its
             // caller's commits only (a relay's) is left as its caller left it.

@@ -16,6 +16,8 @@ import Foundation
 ///   ``giveBack(_:)`` returns it unsettled. A batch whose claim ended without either (the process died)
 ///   is claimed again, its ``ClaimedBatch/attempts`` counting the claims that ended so.
 /// - ``waitForRecords(after:timeout:)`` and ``wake()`` let idle senders sleep until there is work.
+/// - ``run()`` is the store's own long-lived work, if it has any (a shared store listening for other
+///   processes' appends): the tracker's ``Tracker/run()`` runs it, and cancels it once it has drained.
 public protocol TrackingStore: AnyObject, Sendable {
     /// What the store is, for messages: a journal's directory, a database and queue.
     var location: String { get }
@@ -52,6 +54,14 @@ public protocol TrackingStore: AnyObject, Sendable {
     /// Commits what was appended (unless only its caller's commits may: see ``commitInterval``) and lets go
     /// of the store; appends are refused afterwards.
     func close() async throws(TrackingError)
+    /// The store's own work for as long as a tracker over it runs (listening, housekeeping); returns once
+    /// cancelled. ``Tracker/run()`` runs it beside its senders. By default there is none: it returns at once.
+    func run() async
+}
+
+extension TrackingStore {
+    /// No work of its own: returns at once.
+    public func run() async {}
 }
 
 /// One record as a store keeps it: the bytes the tracker encoded, opaque to the store.
