@@ -71,6 +71,7 @@ let package = Package(
             name: "RecoKitPostgresTests",
             dependencies: [
                 "RecoKitPostgres",
+                "HTTPStandIn",
                 .product(name: "RecoTracking", package: "RecoKit"),
                 .product(name: "RecoDestinations", package: "RecoKit"),
                 .product(name: "RecoKitTesting", package: "RecoKit"),
@@ -96,6 +97,8 @@ let package = Package(
         .testTarget(
             name: "ReadmeExamples",
             dependencies: [
+                "RecoKitPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 "RecoKitAsyncHTTPClient",
                 "RecoKitMetrics",
                 .product(name: "RecoDestinations", package: "RecoKit"),

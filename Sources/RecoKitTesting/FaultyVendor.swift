@@ -108,6 +108,8 @@ public final class FaultyVendor: @unchecked Sendable {
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
     /// Ids of the events a whole `SUCCESS` reply confirmed.
     public var confirmed: Set<String> { lock.withLock { Set(confirmations.keys) } }
+    /// How many confirmations repeated one already given: events delivered more than once.
+    public var duplicates: Int { lock.withLock { confirmations.values.reduce(0) { $0 + $1 - 1 } } }
     /// How many requests got each answer.
     public var answers: [Answer: Int] { lock.withLock { answered } }
 
