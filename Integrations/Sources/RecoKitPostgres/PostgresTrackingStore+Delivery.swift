@@ -93,18 +93,22 @@ extension PostgresTrackingStore {
             progress.pos = (0, 0)
             opened = true
         }
+        // One claim is a transaction of several round trips that claims take in turns: it takes up to
+        // `claimRequests` requests' worth, which the tracker sends one request at a time.
+        let maxEvents = request.maxEvents.multipliedReportingOverflow(by: claimRequests).overflow ? Int.max : request.maxEvents * claimRequests
+        let maxBytes = request.maxBytes.multipliedReportingOverflow(by: claimRequests).overflow ? Int.max : request.maxBytes * claimRequests
         var rows: [(xact: Int64, id: Int64, events: Int, occurred: Int64, waited: Double, bytes: ByteBuffer)] = []
         var events = 0, bytes = 0
         var full = false
         reading: while true {
-            let limit = max(1, request.maxEvents - events)
+            let limit = max(1, maxEvents - events)
             var fetched = 0
             for try await row in try await connection.query(
                 PostgresDatasets.windowQuery(n, schema: schema, queue: queue, progress: progress, limit: limit), logger: logger)
                 .decode((Int64, Int64, Int32, Int64, Double, ByteBuffer).self) {
                 fetched += 1
                 guard !full else { continue }
-                if !rows.isEmpty, events + Int(row.2) > request.maxEvents || bytes + row.5.readableBytes > request.maxBytes {
+                if !rows.isEmpty, events + Int(row.2) > maxEvents || bytes + row.5.readableBytes > maxBytes {
                     full = true
                     continue
                 }
@@ -112,7 +116,7 @@ extension PostgresTrackingStore {
                 events += Int(row.2)
                 bytes += row.5.readableBytes
                 progress.pos = (row.0, row.1)
-                if events >= request.maxEvents { full = true }
+                if events >= maxEvents { full = true }
             }
             // Fewer rows than asked for: the window is used up (every row holds at least one event).
             if full || fetched >= limit { break reading }

@@ -29,6 +29,8 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
     /// How long a claim of this store holds, whatever the claim asks (nil: as ``RecoTracking/ClaimRequest/lease`` says).
     public let lease: Duration?
 
+    /// The most requests' worth of events (the destination's limits) one claim takes.
+    public let claimRequests: Int
     /// A dataset is sealed, and appends go to a new one, once it holds this many records...
     public let rotateRecords: Int
     /// ...or is this old (and holds any). See ``PostgresSchema``.
@@ -69,6 +71,11 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
     ///   - maxBufferedBytes: the intake buffer's limit (64 MiB by default).
     ///   - lease: how long a claim holds before another process may deliver the batch, in place of the
     ///     tracker's ``RecoTracking/TrackerConfiguration/lease`` (nil: the tracker's).
+    ///   - claimRequests: how many requests' worth of events (``RecoTracking/ClaimRequest/maxEvents`` and
+    ///     ``RecoTracking/ClaimRequest/maxBytes``) one claim takes, 10 by default. Claims of a queue take
+    ///     turns, each a transaction of a few round trips, so bigger claims deliver more per turn; the
+    ///     tracker sends a claim's events a request at a time. A process that dies mid-claim leaves the
+    ///     whole claim to be delivered again once its lease ends (the vendor may see part of it twice).
     ///   - rotateRecords, rotateAge: when the dataset appenders write is sealed and a new one opened
     ///     (200,000 records or 10 minutes by default): a dataset's tables are dropped once all of it is
     ///     delivered, so these bound the store's size past the backlog. Give every process the same.
@@ -76,7 +83,7 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
     ///     datasets (``maintain()``) (1 s by default).
     public init(client: PostgresClient, queue: String, schema: String = "recokit",
                 commitInterval: Duration? = .milliseconds(20), maxBufferedBytes: Int = 64 << 20, lease: Duration? = nil,
-                rotateRecords: Int = 200_000, rotateAge: Duration = .seconds(600),
+                claimRequests: Int = 10, rotateRecords: Int = 200_000, rotateAge: Duration = .seconds(600),
                 statusInterval: Duration = .seconds(1), logger: Logger = Logger(label: "RecoKit.PostgresTrackingStore")) throws(TrackingError) {
         guard !queue.isEmpty, queue.utf8.count <= 48 else { throw .configuration("queue name \"\(queue)\": give 1 to 48 bytes") }
         self.client = client
@@ -86,6 +93,7 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
         self.retainsFailedCommits = commitInterval != nil
         self.maxBufferedBytes = max(1 << 16, maxBufferedBytes)
         self.lease = lease
+        self.claimRequests = max(1, claimRequests)
         self.rotateRecords = max(1, rotateRecords)
         self.rotateAge = rotateAge
         self.logger = logger
