@@ -65,6 +65,21 @@ let quietLogger: Logger = {
     return logger
 }()
 
+/// `relay`'s pool and the URL it was made from (`--postgres URL` or `--postgres=URL`), made before the relay
+/// starts so that it runs in the task group around the relay (at the end of this file); nil when the option
+/// is missing or wrong, which the relay's own check then says.
+let relayClient: (url: String, client: PostgresClient)? = {
+    let words = Array(CommandLine.arguments.dropFirst())
+    guard words.first == "relay" else { return nil }
+    var url: String?
+    for (index, word) in words.enumerated() {
+        if word == "--postgres", index + 1 < words.count { url = words[index + 1] }
+        if word.hasPrefix("--postgres=") { url = String(word.dropFirst("--postgres=".count)) }
+    }
+    guard let url, let configuration = try? PostgresClient.Configuration.recoKit(url: url) else { return nil }
+    return (url, PostgresClient(configuration: configuration, backgroundLogger: quietLogger))
+}()
+
 /// The store option set of `relay`: the same tables as `setup`, one queue (the vendor's name by default).
 let postgresStore = Relay.Store(
     noun: "PostgreSQL store",
@@ -89,10 +104,9 @@ let postgresStore = Relay.Store(
         _ = try lease(options.value("lease"))
     },
     open: { options in
-        let configuration = try PostgresClient.Configuration.recoKit(url: options.value("postgres") ?? "")
-        let client = PostgresClient(configuration: configuration, backgroundLogger: quietLogger)
-        // The pool runs for the rest of the process.
-        Task.detached { await client.run() }
+        guard let (url, client) = relayClient, url == options.value("postgres") else {
+            throw Failure("--postgres: give it once, as --postgres URL or --postgres=URL")
+        }
         let schema = options.value("schema") ?? "recokit"
         // Fail at start, saying so, when the server cannot be reached or the tables are missing.
         do {
@@ -166,7 +180,12 @@ let rest = Array(arguments.dropFirst())
 let code: Int32
 switch command {
 case "relay":
-    code = await Relay.run(program: "recokit-postgres", rest, store: postgresStore, transport: AsyncHTTPClientTransport.shared)
+    // The pool runs beside the relay and stops after it.
+    code = await withDiscardingTaskGroup(returning: Int32.self) { group in
+        if let client = relayClient?.client { group.addTask { await client.run() } }
+        defer { group.cancelAll() }
+        return await Relay.run(program: "recokit-postgres", rest, store: postgresStore, transport: AsyncHTTPClientTransport.shared)
+    }
 case "help" where rest.first == "relay":
     print(Relay.usage(program: "recokit-postgres", store: postgresStore))
     code = 0
