@@ -258,8 +258,8 @@ public final class PostgresTrackingStore: TrackingStore, @unchecked Sendable {
         while !Task.isCancelled {
             do {
                 try await client.withConnection { connection in
-                    for try await _ in try await connection.listen(channel) {
-                        state.withLock { $0.mark &+= 1 }
+                    try await connection.listen(on: channel) { notifications in
+                        for try await _ in notifications { state.withLock { $0.mark &+= 1 } }
                     }
                 }
             } catch {}

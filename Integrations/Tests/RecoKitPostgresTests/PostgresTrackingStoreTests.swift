@@ -20,13 +20,16 @@ extension PostgresServerTests {
         }
     }
 
+    // The stores of these tests take claims of exactly the request's size (`claimRequests: 1`) unless a
+    // test says otherwise.
+
     static let everything = ClaimRequest(maxEvents: 1000, maxBytes: 1 << 20, linger: .zero, force: true)
 
     @Test func appendedRecordsAreClaimedOnceSettledAndCounted() async throws {
         try await PostgresServer.withSchema { client, schema in
-            let one = try PostgresTrackingStore(client: client, queue: "segmentify", schema: schema, logger: PostgresServer.logger)
-            let other = try PostgresTrackingStore(client: client, queue: "segmentify", schema: schema, logger: PostgresServer.logger)
-            let elsewhere = try PostgresTrackingStore(client: client, queue: "reteno", schema: schema, logger: PostgresServer.logger)
+            let one = try PostgresTrackingStore(client: client, queue: "segmentify", schema: schema, claimRequests: 1, logger: PostgresServer.logger)
+            let other = try PostgresTrackingStore(client: client, queue: "segmentify", schema: schema, claimRequests: 1, logger: PostgresServer.logger)
+            let elsewhere = try PostgresTrackingStore(client: client, queue: "reteno", schema: schema, claimRequests: 1, logger: PostgresServer.logger)
             let records = try Self.records(10)
             for record in records { try one.append(record) }
             try elsewhere.append(try Self.records(1, from: 100)[0])
@@ -74,8 +77,8 @@ extension PostgresServerTests {
 
     @Test func aLeaseThatEndsUnsettledIsClaimedAgainWithItsAttemptCounted() async throws {
         try await PostgresServer.withSchema { client, schema in
-            let dying = try PostgresTrackingStore(client: client, queue: "q", schema: schema, logger: PostgresServer.logger)
-            let survivor = try PostgresTrackingStore(client: client, queue: "q", schema: schema, logger: PostgresServer.logger)
+            let dying = try PostgresTrackingStore(client: client, queue: "q", schema: schema, claimRequests: 1, logger: PostgresServer.logger)
+            let survivor = try PostgresTrackingStore(client: client, queue: "q", schema: schema, claimRequests: 1, logger: PostgresServer.logger)
             for record in try Self.records(3) { try dying.append(record) }
             try await dying.commit()
             var request = Self.everything
@@ -97,7 +100,7 @@ extension PostgresServerTests {
 
     @Test func aRetriedAppendDoesNotDuplicateAnEvent() async throws {
         try await PostgresServer.withSchema { client, schema in
-            let store = try PostgresTrackingStore(client: client, queue: "q", schema: schema, logger: PostgresServer.logger)
+            let store = try PostgresTrackingStore(client: client, queue: "q", schema: schema, claimRequests: 1, logger: PostgresServer.logger)
             let records = try Self.records(2)
             try store.append(records[0])
             try await store.commit()
@@ -109,9 +112,22 @@ extension PostgresServerTests {
         }
     }
 
+    @Test func aClaimTakesClaimRequestsRequestsWorth() async throws {
+        try await PostgresServer.withSchema { client, schema in
+            let store = try PostgresTrackingStore(client: client, queue: "q", schema: schema, claimRequests: 3, logger: PostgresServer.logger)
+            for record in try Self.records(10) { try store.append(record) }
+            try await store.commit()
+            let batch = try #require(try await store.claim(ClaimRequest(maxEvents: 2, maxBytes: 1 << 20, linger: .zero)))
+            #expect(batch.events == 6)
+            let bytes = try Self.records(1)[0].bytes.count
+            let small = try #require(try await store.claim(ClaimRequest(maxEvents: 100, maxBytes: bytes, linger: .zero)))
+            #expect(small.events == 3, "three requests' worth of bytes")
+        }
+    }
+
     @Test func aBatchWaitsForItsLingerUnlessFull() async throws {
         try await PostgresServer.withSchema { client, schema in
-            let store = try PostgresTrackingStore(client: client, queue: "q", schema: schema, logger: PostgresServer.logger)
+            let store = try PostgresTrackingStore(client: client, queue: "q", schema: schema, claimRequests: 1, logger: PostgresServer.logger)
             for record in try Self.records(3) { try store.append(record) }
             try await store.commit()
             #expect(try await store.claim(ClaimRequest(maxEvents: 10, maxBytes: 1 << 20, linger: .seconds(3600))) == nil)
@@ -122,7 +138,7 @@ extension PostgresServerTests {
 
     @Test func aRelayStoreRefusesWhatAFailedCommitCarriedNeverWritingItLater() async throws {
         try await PostgresServer.withSchema { client, schema in
-            let store = try PostgresTrackingStore(client: client, queue: "q", schema: schema, commitInterval: nil, logger: PostgresServer.logger)
+            let store = try PostgresTrackingStore(client: client, queue: "q", schema: schema, commitInterval: nil, claimRequests: 1, logger: PostgresServer.logger)
             let records = try Self.records(2)
             try store.append(records[0])
             // The table of datasets is away: the commit fails.
@@ -139,7 +155,7 @@ extension PostgresServerTests {
 
     @Test func anAppendInTheCallersTransactionCommitsWithItOrNotAtAll() async throws {
         try await PostgresServer.withSchema { client, schema in
-            let store = try PostgresTrackingStore(client: client, queue: "q", schema: schema, logger: PostgresServer.logger)
+            let store = try PostgresTrackingStore(client: client, queue: "q", schema: schema, claimRequests: 1, logger: PostgresServer.logger)
             try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).orders (id int PRIMARY KEY)"))
             let records = try Self.records(2)
             struct Abandoned: Error {}
@@ -182,7 +198,7 @@ extension PostgresServerTests {
 
     @Test func aTransactionHeldOpenElsewhereDoesNotHoldDeliveryBack() async throws {
         try await PostgresServer.withSchema { client, schema in
-            let store = try PostgresTrackingStore(client: client, queue: "q", schema: schema, logger: PostgresServer.logger)
+            let store = try PostgresTrackingStore(client: client, queue: "q", schema: schema, claimRequests: 1, logger: PostgresServer.logger)
             let records = try Self.records(6)
             for record in records[..<3] { try store.append(record) }
             try await store.commit()
@@ -203,7 +219,7 @@ extension PostgresServerTests {
 
     @Test func aRecordCommittedAfterLaterOnesIsDelivered() async throws {
         try await PostgresServer.withSchema { client, schema in
-            let store = try PostgresTrackingStore(client: client, queue: "q", schema: schema, logger: PostgresServer.logger)
+            let store = try PostgresTrackingStore(client: client, queue: "q", schema: schema, claimRequests: 1, logger: PostgresServer.logger)
             let records = try Self.records(3)
             try await client.withConnection { shop in
                 // The shop's transaction appends first (its id and its record's number come first) and commits last.
@@ -223,7 +239,7 @@ extension PostgresServerTests {
 
     @Test func aWhollyDeliveredDatasetIsDroppedNotOneAnAppenderStillHolds() async throws {
         try await PostgresServer.withSchema { client, schema in
-            let store = try PostgresTrackingStore(client: client, queue: "q", schema: schema, rotateRecords: 3, logger: PostgresServer.logger)
+            let store = try PostgresTrackingStore(client: client, queue: "q", schema: schema, claimRequests: 1, rotateRecords: 3, logger: PostgresServer.logger)
             let records = try Self.records(9)
             for record in records[..<4] { try store.append(record) }
             try await store.commit()
