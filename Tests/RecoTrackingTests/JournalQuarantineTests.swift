@@ -131,3 +131,33 @@ extension JournalFaultTests {
         }
     }
 }
+
+extension JournalFaultTests {
+    /// Damage met while running whose bytes the disk fails to read for quarantine: the reader stops before
+    /// it with the disk's error and passes nothing; read again once the disk reads, the damaged bytes are
+    /// kept whole and the batch holds the records around them. The entry was written without its bytes
+    /// (`"bytes":0`, the damaged bytes gone unseen) and the reader passed the damage.
+    @Test func damageWhoseBytesCannotBeReadIsNotPassed() throws {
+        let storage = FaultyStorage(seed: 5)
+        let (journal, _) = try open(storage)
+        for number in 1...10 { _ = try journal.append(payload(number)) }
+        try journal.commit()
+        let segment = JournalState.fileName(1)
+        var offsets: [Int] = []
+        _ = RecordFrame.scan(try #require(storage.disk.files[segment]?.content), segment: 1, from: RecordFrame.segmentHeaderSize,
+                             format: .version2) { offset, _ in offsets.append(offset) }
+        storage.flip(segment, offset: offsets[4] + 20, bit: 3)   // inside event 5
+        // The reader's read of the segment goes through; quarantine's read of the damaged stretch fails.
+        storage.arm(.error(.failed), on: .read, file: segment, after: 1)
+        #expect(throws: TrackingError.self) { try journal.take(maxCount: 50, maxBytes: 1 << 20, interval: .zero, force: true) }
+        #expect(storage.fired == ["error(EIO) on read"])
+        #expect(quarantineEntries(storage).headers.isEmpty)
+        let batch = try #require(try journal.take(maxCount: 50, maxBytes: 1 << 20, interval: .zero, force: true))
+        #expect(try products(batch.payloads) == (1...10).filter { $0 != 5 }.map { "P-\($0)" })
+        let headers = quarantineEntries(storage).headers
+        #expect(headers.count == 1)
+        let kept = try headers.first.map { try JSONValue(parsing: Data($0.utf8))["bytes"]?.intValue }
+        #expect(kept == offsets[5] - offsets[4], "\(headers)")
+        journal.close()
+    }
+}

@@ -171,11 +171,15 @@ final class Journal: @unchecked Sendable {
     }
 
     /// Copies damaged stretches met while reading to `quarantine.log` (durably) before the reader passes them.
+    /// - Throws: the disk's error when a stretch cannot be read or the log not written: the reader then does
+    ///   not pass the damage (an entry without its bytes would lose them), and meets it again later.
     private func quarantine(_ damage: [RecordFrame.BadStretch], of segment: UInt64) throws(TrackingError) {
         let name = JournalState.fileName(segment)
-        let entries = damage.map { stretch in
-            let bytes = (try? storage.read(name, offset: stretch.offset, count: stretch.count)) ?? []
-            return JournalQuarantine.Entry(file: name, offset: stretch.offset, bytes: bytes[...], reason: stretch.reason)
+        var entries: [JournalQuarantine.Entry] = []
+        for stretch in damage {
+            let bytes: [UInt8]
+            do { bytes = try storage.read(name, offset: stretch.offset, count: stretch.count) } catch { throw error.trackingError }
+            entries.append(JournalQuarantine.Entry(file: name, offset: stretch.offset, bytes: bytes[...], reason: stretch.reason))
         }
         try JournalQuarantine.add(entries, to: storage)
     }

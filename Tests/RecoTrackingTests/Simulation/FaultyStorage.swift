@@ -81,8 +81,10 @@ final class FaultyStorage: JournalStorage, @unchecked Sendable {
     }
 
     /// A fault waiting for its call: after `countdown` more matching calls, `times` calls in a row fail.
+    /// A call matches by its operation (any when nil) and the file it is on (any when nil).
     struct Armed: Sendable {
         var operation: Operation?
+        var file: String? = nil
         var countdown: Int
         var fault: Fault
         var times: Int
@@ -109,8 +111,8 @@ final class FaultyStorage: JournalStorage, @unchecked Sendable {
     func exists() -> Bool { true }
     func close() {}
 
-    func arm(_ fault: Fault, on operation: Operation?, after countdown: Int, times: Int = 1) {
-        lock.withLock { armed.append(Armed(operation: operation, countdown: countdown, fault: fault, times: times)) }
+    func arm(_ fault: Fault, on operation: Operation?, file: String? = nil, after countdown: Int, times: Int = 1) {
+        lock.withLock { armed.append(Armed(operation: operation, file: file, countdown: countdown, fault: fault, times: times)) }
     }
 
     func disarm() { lock.withLock { armed.removeAll() } }
@@ -126,8 +128,9 @@ final class FaultyStorage: JournalStorage, @unchecked Sendable {
     }
 
     /// The fault that fires on this call, if any (called with the lock held).
-    private func fault(for operation: Operation) -> Fault? {
-        for index in armed.indices where armed[index].operation == nil || armed[index].operation == operation {
+    private func fault(for operation: Operation, on name: String) -> Fault? {
+        for index in armed.indices where (armed[index].operation == nil || armed[index].operation == operation)
+            && (armed[index].file == nil || armed[index].file == name) {
             if armed[index].countdown > 0 { armed[index].countdown -= 1; continue }
             let fault = armed[index].fault
             // A fault that does not apply to this call waits for one it applies to.
@@ -153,7 +156,7 @@ final class FaultyStorage: JournalStorage, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !crashed else { throw dead }
-        let fault = fault(for: operation)
+        let fault = fault(for: operation, on: name)
         if case .error(let kind) = fault, operation != .append { throw failure(kind, operation, name) }
         if fault == .crash || fault == .powerLoss, operation != .append {
             crashed = true
