@@ -307,6 +307,36 @@ extension IntegrationSuite.JournalSystemCallFaultTests {
         }
     }
 
+    /// The marks of the deliveries a stopped process cut short (`delivering`), which the disk fails to read
+    /// as the relay opens the journal (`EIO` on their `pread`): the relay delivers every line, and exits
+    /// non-zero naming the disk's error. The failed read was passed over (the marks counted as none) and
+    /// the relay exited 0.
+    @Test func deliveryMarksTheDiskCannotReadAreNamed() async throws {
+        try await IntegrationSuite.withVendorAndAJournal { server, directory in
+            let common = ["relay", "--journal", directory.path, "--vendor", "segmentify", "--endpoint", server.base.absoluteString,
+                          "--api-key", "test-key", "--origin", "www.shop.example"]
+            try await server.configure(down: true)
+            let first = try RelayProcess(common + ["--deadline", "0"])
+            first.feed((1...10).map { Self.line(round: 1, number: $0) })
+            #expect(first.wait() == 0, "\(first.stderr)")
+            try await server.configure(down: false)
+            // What a process killed while delivering the first batch leaves.
+            try Data("1 0 0\n".utf8).write(to: directory.appendingPathComponent("delivering"))
+            let log = Fixtures.temporaryFile(extension: "log")
+            defer { try? FileManager.default.removeItem(at: log) }
+            let fault = try JournalFaultShim.call(1, named: "pread", on: "delivering", error: "EIO", repeat: 1, directory: directory, log: log)
+            let relay = try RelayProcess(common + ["--deadline", "10"], environment: fault)
+            relay.feed((1...5).map { Self.line(round: 2, number: $0) })
+            let status = relay.wait()
+            #expect(JournalFaultShim.CallLog(log)?.fired == 1)
+            #expect(status == 1, "\(relay.stderr)")
+            #expect(relay.stderr.contains("\(directory.path)/delivering: Input/output error"), "\(relay.stderr)")
+            let received = Set(try await server.received().map(\.id))
+            let acknowledged = Array(first.acknowledged.values.joined()) + Array(relay.acknowledged.values.joined())
+            #expect(acknowledged.count == 15 && acknowledged.allSatisfy(received.contains), "\(relay.stderr)")
+        }
+    }
+
     /// The journal directory that cannot be opened to lock it (`EIO` or `EMFILE` on its `open`): the
     /// relay and `recokit journal` stop at once with the system's words and take nothing. The lock was
     /// passed over in silence (as where a file system cannot lock a directory), and the relay ran on

@@ -1,13 +1,16 @@
 /// `delivering` in a journal's directory: the batches out for delivery, each by where it starts and how
 /// many earlier claims of it ended unsettled, one per line (`segment offset attempts`). Written whole at
 /// every claim and settlement; what the next process finds in it are the deliveries a stop cut short.
-/// A file it cannot read counts as none (the batches then go out again as ever, their attempts uncounted).
+/// A missing file, or one larger than this code writes, counts as none; lines it cannot parse are passed
+/// over. A file the disk fails to read is the caller's to report (see `JournalStore`).
 enum DeliveryMarks {
     static let fileName = "delivering"
 
-    static func read(_ storage: any JournalStorage) -> [JournalPosition: Int] {
-        guard let size = try? storage.size(fileName), size > 0, size <= 1 << 20,
-              let bytes = try? storage.read(fileName, offset: 0, count: size) else { return [:] }
+    /// The marks the file holds.
+    /// - Throws: the disk's error when the file cannot be sized or read.
+    static func read(_ storage: any JournalStorage) throws(JournalStorageError) -> [JournalPosition: Int] {
+        guard let size = try storage.size(fileName), size > 0, size <= 1 << 20 else { return [:] }
+        let bytes = try storage.read(fileName, offset: 0, count: size)
         var marks: [JournalPosition: Int] = [:]
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: " ")

@@ -44,6 +44,8 @@ public final class JournalStore: TrackingStore, @unchecked Sendable {
         var open: [JournalPosition: Int] = [:]
         /// Batches a stopped process was delivering, by where they start, with their attempts.
         var interrupted: [JournalPosition: Int] = [:]
+        /// The disk failed to read the marks at open: read them again before the first claim replaces them.
+        var marksUnread = false
         /// The request of the last claim: what a full batch is, and how long records may wait.
         var lastRequest: ClaimRequest?
         /// A write of the buffer is queued (``writeOutSoon()``).
@@ -93,14 +95,25 @@ public final class JournalStore: TrackingStore, @unchecked Sendable {
         // When it cannot be cut off (a disk error), it stays where it is, listed as dead-letter damage; the
         // letters added after it are still read.
         if let cut = try? deadLetterStore.cutOffAWriteCutShort() { report.damage.append(cut) }
+        var marksError: TrackingError?
         if durability != .memory {
-            let checkpoint = journal.checkpoint
-            let interrupted = DeliveryMarks.read(storage).filter { $0.key >= checkpoint }.mapValues { $0 + 1 }
-            report.interruptedDeliveries = interrupted.count
-            report.mostInterruptions = interrupted.values.max() ?? 0
-            claims.withLock { $0.interrupted = interrupted }
+            do {
+                let interrupted = try Self.interruptedDeliveries(storage, after: journal.checkpoint)
+                report.interruptedDeliveries = interrupted.count
+                report.mostInterruptions = interrupted.values.max() ?? 0
+                claims.withLock { $0.interrupted = interrupted }
+            } catch {
+                marksError = error.trackingError
+                claims.withLock { $0.marksUnread = true }
+            }
         }
         recoveryReport = report
+        // Marks the disk failed to read lose no event (each batch goes out again as ever), only the count of
+        // the deliveries a stop cut short, which keeps a reply that takes the process down from being sent
+        // for ever (``TrackerConfiguration/interruptedDeliveryLimit``): the error is named as a disk error
+        // met while delivering (the run's failure), and the first claim reads the marks again before it
+        // writes them anew.
+        if let marksError { noteDeliveryFault(marksError) }
         // What was pending when it opened happened no later than its first record. A disk that cannot read
         // it is counted as a disk error met while delivering (the run's failure, named); delivery reads the
         // record again when it comes to it.
@@ -168,6 +181,7 @@ public final class JournalStore: TrackingStore, @unchecked Sendable {
     public func claim(_ request: ClaimRequest) async throws(TrackingError) -> ClaimedBatch? {
         claims.withLock { $0.lastRequest = request }
         return try await onQueue(deliveryQueue) { () throws(TrackingError) -> ClaimedBatch? in
+            if self.claims.withLock({ $0.marksUnread }) { self.readMarksAgain() }
             guard let taken = try self.journal.take(maxCount: request.maxEvents, maxBytes: request.maxBytes,
                                                     interval: request.linger, force: request.force) else { return nil }
             let (id, attempts, marks) = self.claims.withLock { claims -> (UInt64, Int, [JournalPosition: Int]) in
@@ -211,6 +225,29 @@ public final class JournalStore: TrackingStore, @unchecked Sendable {
             return claims.open
         }
         if let marks { await onQueue(deliveryQueue) { self.writeMarks(marks) } }
+    }
+
+    /// The deliveries a stopped process cut short, from its marks: those at or after the checkpoint, with
+    /// their attempts counting the one cut short.
+    private static func interruptedDeliveries(_ storage: any JournalStorage,
+                                              after checkpoint: JournalPosition) throws(JournalStorageError) -> [JournalPosition: Int] {
+        try DeliveryMarks.read(storage).filter { $0.key >= checkpoint }.mapValues { $0 + 1 }
+    }
+
+    /// Reads the marks that the disk failed to read at open, once, before the first claim writes them anew
+    /// (nothing was settled since, so the checkpoint is still where it was). A second failure is named
+    /// too; the marks are then written anew, their counts lost (the deliveries themselves are not).
+    private func readMarksAgain() {
+        do {
+            let interrupted = try Self.interruptedDeliveries(storage, after: journal.checkpoint)
+            claims.withLock { claims in
+                claims.interrupted.merge(interrupted) { kept, _ in kept }
+                claims.marksUnread = false
+            }
+        } catch {
+            claims.withLock { $0.marksUnread = false }
+            noteDeliveryFault(error.trackingError)
+        }
     }
 
     /// Keeps the batches out for delivery on disk, with their attempts, so that the next process knows
