@@ -32,8 +32,8 @@ import FoundationNetworking
 /// it (the caller is still answered at its timeout; other requests wait). And Foundation decompresses a
 /// reply sent with `Content-Encoding: gzip` itself, whatever the request asked, faster than a cancellation
 /// takes effect: 1 MB of gzip holding 1 GB is given up at the limit, but about 1 GB was held on the way
-/// (measured over loopback). A server that fetches from peers it does not trust should bring a transport
-/// of its own (the Storefront sample's over AsyncHTTPClient reads with backpressure).
+/// (measured over loopback). A server that fetches from peers it does not trust should send through
+/// `AsyncHTTPClientTransport` (below), which reads with backpressure.
 ///
 /// One reply header stops the whole process, and nothing here can prevent it: on Linux a reply whose
 /// `Content-Length` is from 9223372036854775296 to 9223372036854775807 (2^63 - 512 to `Int64.max`, the
@@ -49,10 +49,14 @@ import FoundationNetworking
 /// no way to set one, and no public API reaches the reply's bytes before libcurl does. Every other
 /// length is safe: negative or not a number is refused by libcurl (a `URLError` saying "Invalid
 /// Content-Length"), one past `Int64.max` is ignored (the body is read to the end of the connection),
-/// and one past the limit is given up at once (``TransportError/Kind/replyTooLarge``). A process that
-/// cannot trust every peer and proxy on the way to its vendors must send through another transport
-/// (RecoKit's AsyncHTTPClient one, in the `Integrations` package); `ReplyLengthTests` keeps the crash
-/// in a child process, so that a Foundation that no longer traps is noticed.
+/// and one past the limit is given up at once (``TransportError/Kind/replyTooLarge``). `ReplyLengthTests`
+/// keeps the crash in a child process, so that a Foundation that no longer traps is noticed.
+///
+/// So on Linux this transport cannot refuse a `Content-Length` near 2^63, and a server should not send
+/// through it: use `AsyncHTTPClientTransport`, product `RecoKitAsyncHTTPClient` of the companion package
+/// in `Integrations/`, which holds a length as an integer. This one is for programs without dependencies
+/// (`recokit relay`, which a batch cut short too often dead-letters rather than send for ever: see
+/// `TrackerConfiguration.interruptedDeliveryLimit`), tests, and macOS, whose Foundation is not affected.
 public final class URLSessionTransport: Transport, @unchecked Sendable {
     /// The transport all trackers and clients share unless given another.
     public static let shared = URLSessionTransport()
