@@ -33,7 +33,7 @@ public struct StorefrontCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Vendor timeout per page in milliseconds (default 300) [STOREFRONT_TIMEOUT_MS].", valueName: "ms")) var timeout: Int?
     @Option(name: .customLong("click-ttl"), help: ArgumentHelp("Click-through link lifetime in seconds (default 3600) [STOREFRONT_CLICK_TTL].", valueName: "seconds"))
     var clickTTL: Int?
-    @Option(help: ArgumentHelp("HTTP client for vendors: ahc (AsyncHTTPClient, default) or urlsession [STOREFRONT_TRANSPORT].", valueName: "ahc|urlsession")) var transport: String?
+    @Option(help: ArgumentHelp("HTTP client for vendors: ahc (AsyncHTTPClient, default) or urlsession (on Linux, a reply header can stop the process) [STOREFRONT_TRANSPORT].", valueName: "ahc|urlsession")) var transport: String?
     @Option(name: .customLong("cache-ttl"), help: ArgumentHelp("Reuse a product's blocks for this many seconds, for every visitor (default 0: off) [STOREFRONT_CACHE_TTL].", valueName: "seconds"))
     var cacheTTL: Int?
     @Option(name: .customLong("stale-while-revalidate"), help: ArgumentHelp("With --cache-ttl: serve blocks this many seconds longer while one fetch refreshes them (default 0) [STOREFRONT_STALE_WHILE_REVALIDATE].", valueName: "seconds"))

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RecoKit
+import RecoKitAsyncHTTPClient
 import RecoPage
 import RecoTracking
 import RecoVendors
@@ -32,10 +33,11 @@ public struct RecommendationSource: Sendable {
     let logger: Logger
     let client: RecommendationsClient
 
-    /// A source sending through `transport`, keeping what all visitors may share in `cache` if given,
-    /// showing `shopList` where a vendor failed and nothing of it is kept, and telling `observer` each
-    /// answer and which step served each block (``StorefrontMetrics/pages``).
-    public init(settings: VendorSettings, transport: any Transport = URLSessionTransport.shared, limits: StorefrontLimits = StorefrontLimits(),
+    /// A source sending through `transport` (AsyncHTTPClient's unless given: on Linux a reply header can
+    /// stop a process that sends through `URLSessionTransport`), keeping what all visitors may share in
+    /// `cache` if given, showing `shopList` where a vendor failed and nothing of it is kept, and telling
+    /// `observer` each answer and which step served each block (``StorefrontMetrics/pages``).
+    public init(settings: VendorSettings, transport: any Transport = AsyncHTTPClientTransport.shared, limits: StorefrontLimits = StorefrontLimits(),
                 cache: RecommendationsCache? = nil, shopList: ShopList? = nil, observer: (any PageObserver)? = nil,
                 logger: Logger = Logger(label: "storefront.recommendations")) {
         self.settings = settings

@@ -39,6 +39,11 @@ public enum StorefrontServer {
             timeout: .milliseconds(options.timeoutMilliseconds), maxReplyBytes: options.maxReplyKilobytes * 1024)
         let transport: any Transport = options.transport == "urlsession"
             ? URLSessionTransport(maxReplyBytes: settings.maxReplyBytes) : AsyncHTTPClientTransport.shared
+        #if os(Linux)
+        if options.transport == "urlsession" {
+            logger.warning("--transport urlsession: on Linux a vendor's or proxy's reply with a Content-Length near 2^63 stops this process (Foundation traps); the default, ahc, refuses it")
+        }
+        #endif
         // RecoKit's metrics in a Prometheus registry of the storefront's own, served at GET /metrics.
         let metrics = StorefrontMetrics()
         let tracking = try StorefrontTracking(directory: options.journal, settings: settings, transport: transport,
