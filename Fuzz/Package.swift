@@ -27,6 +27,7 @@ let package = Package(
         .target(name: "FuzzSupport"),
         fuzzTarget("FuzzJSON", ["RecoKit"]),
         fuzzTarget("FuzzVendorReplies", ["RecoKit", "RecoVendors"]),
+        fuzzTarget("FuzzDecodingCost", ["RecoKit", "RecoVendors"]),
         fuzzTarget("FuzzTrackingReplies", ["RecoHTTP", "RecoTracking", "RecoDestinations"]),
         fuzzTarget("FuzzDecodedModel", ["RecoKit", "RecoVendors"]),
         fuzzTarget("FuzzTemplate", ["RecoKit", "RecoTemplates"]),
