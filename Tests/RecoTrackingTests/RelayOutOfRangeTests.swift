@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import RecoKit
+import RecoTracking
 
 extension RelayProcessSuite {
     /// `recokit relay` meeting values nobody planned for, in its input and in its vendor's replies. Each
@@ -35,6 +36,45 @@ extension RelayProcessSuite {
                 for (number, reason) in relay.refused { #expect(reason.contains("\"occurred\""), "line \(number): \(reason)") }
                 #expect(relay.acknowledged.count == 54)
                 #expect(Set(try await server.received().map(\.product)).count == 54)
+            }
+        }
+
+        /// The vendor answers `Content-Length: 9223372036854775807`, which stops any process whose request
+        /// went through `URLSessionTransport` on Linux (SIGILL in Foundation, before any delegate; see
+        /// URLSessionTransport). Each run of the relay dies on the batch and the next says the last run
+        /// stopped while delivering it; once `interruptedDeliveryLimit` runs have, the batch is
+        /// dead-lettered with the reason instead of sent again, and the relay runs on.
+        @Test func aReplyThatStopsTheRelayEachTimeIsNotSentForEver() async throws {
+            try await IntegrationSuite.withVendorAndAJournal { server, directory in
+                let limit = TrackerConfiguration().interruptedDeliveryLimit
+                try await server.script(Array(repeating: ["hugeLength": 1], count: 4 * limit))
+                // No backtrace for the expected crash (it takes seconds to write).
+                let quiet = ["SWIFT_BACKTRACE": "enable=no"]
+                let first = try RelayProcess(["relay", "--journal", directory.path, "--vendor", "segmentify", "--endpoint",
+                                              server.base.absoluteString, "--api-key", "k", "--deadline", "10"], environment: quiet)
+                first.feed((1...5).map { Self.line($0) })
+                _ = first.wait()
+                #expect(first.process.terminationReason == .uncaughtSignal, "the reply did not stop the relay: \(first.stderr)")
+                var died = 1
+                var said: [String] = []
+                while died <= limit + 2 {
+                    let run = try RelayProcess(["relay", "--journal", directory.path, "--vendor", "segmentify", "--endpoint",
+                                                server.base.absoluteString, "--api-key", "k", "--drain", "--deadline", "10"],
+                                               environment: quiet)
+                    let status = run.wait()
+                    said.append(run.stderr)
+                    guard run.process.terminationReason == .uncaughtSignal else {
+                        #expect(status == 0, "\(run.stderr)")
+                        break
+                    }
+                    died += 1
+                }
+                #expect(died > 1 && died <= limit + 1, "the relay died \(died) times on the same reply")
+                #expect(said.allSatisfy { $0.contains("the last run stopped while delivering") }, "\(said)")
+                let journal = try RelayProcess(["journal", directory.path])
+                #expect(journal.wait() == 0)
+                #expect(journal.stdout.hasPrefix("pending 0\n"), "\(journal.stdout)")
+                #expect(journal.stdout.contains("cut short by the process stopping"), "\(journal.stdout)")
             }
         }
 

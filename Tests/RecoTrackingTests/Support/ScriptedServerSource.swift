@@ -141,6 +141,16 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 log.append("endless")
             return self.endless()
+        if step.get("hugeLength"):
+            # A length no body has: 2^63 - 1, which Foundation on Linux cannot take (see URLSessionTransport).
+            with lock:
+                log.append("hugeLength")
+            self.close_connection = True
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "9223372036854775807")
+            self.end_headers()
+            return self.wfile.write(b'{"statusCode":"SUCCESS"}')
         if "delay" in step:
             time.sleep(step["delay"])
         elif config["delay"]:
