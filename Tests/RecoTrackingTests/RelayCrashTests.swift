@@ -118,6 +118,21 @@ extension IntegrationSuite {
             let last = try RelayProcess(common + ["--drain", "--deadline", "60"])
             #expect(last.wait() == 0)
             #expect(last.stderr.contains("pending 0"), "final drain: \(last.stderr)")
+            // A batch cut short by kills TrackerConfiguration.interruptedDeliveryLimit times is dead-lettered,
+            // kept rather than sent again for ever (the guard against a reply that kills the relay each time):
+            // requeued here as an operator would, and drained. Any other dead letter fails the test.
+            let journal = try RelayProcess(["journal", directory.path])
+            _ = journal.wait()
+            let letters = journal.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") }
+            let interrupted = letters.filter { $0.contains("cut short by the process stopping") }
+            #expect(letters.count == interrupted.count, "dead letters: \(letters.filter { !$0.contains("cut short") }.prefix(5))")
+            if !interrupted.isEmpty {
+                print("RelayCrashTests: \(interrupted.count) events dead-lettered after interrupted deliveries, requeued")
+                let requeue = try RelayProcess(["journal", directory.path, "--requeue"])
+                #expect(requeue.wait() == 0, "\(requeue.stderr)")
+                let again = try RelayProcess(common + ["--drain", "--deadline", "60"])
+                #expect(again.wait() == 0, "\(again.stderr)")
+            }
             for moment in Moment.allCases {
                 #expect(confirmed[moment, default: 0] >= 5, "kills \(moment.rawValue): \(confirmed[moment, default: 0]) of 6 confirmed; \(notes)")
             }
