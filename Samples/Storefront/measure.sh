@@ -18,7 +18,8 @@
 # A fifth case asks for the cached page as a crawler: the same blocks, but no impressions remembered,
 # journaled or delivered (the impression policy's bots record nothing), so the difference between it and
 # the cached case is what tracking costs a page. Each run's CPU is read 2 s after wrk stops, once the
-# trackers have delivered that run's events.
+# trackers have delivered that run's events. From each storefront's /metrics (the trackers' batch
+# histogram) it also reports how many requests the trackers sent to the vendors and how many events each held.
 # Not run by CI (a benchmark, not a test). Needs `wrk` (Debian: apt-get install -y wrk).
 # Usage: Samples/Storefront/measure.sh [duration, default 10s] [connections, default 16] [threads, default 2]
 # STOREFRONT_BIN=path measures that binary as it is, without building (to compare two builds).
@@ -46,6 +47,12 @@ grep -q 'data-reco-instance-id' "$work/page.html" \
 
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 profile() { curl -fsS "http://127.0.0.1:$1/profile"; }
+# The trackers' batch histogram, summed over destinations: "requests events" (its _count and _sum).
+batches() {
+    curl -fsS "http://127.0.0.1:$1/metrics" | awk '
+        /^recokit_tracking_batch_events_count[{ ]/ { n += $NF } /^recokit_tracking_batch_events_sum[{ ]/ { e += $NF }
+        END { printf "%d %d", n, e }'
+}
 field() { grep -o "\"$2\":[0-9]*" <<< "$1" | cut -d: -f2; }
 
 user_agent="Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36"
@@ -53,13 +60,13 @@ crawler="Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html
 # run label port pid uri [duration] [user agent]: one wrk run; saves req/s, p99, and the CPU and stage figures per page.
 run() {
     local label=$1 at=$2 pid=$3 uri=$4 length=${5:-$duration} agent=${6:-$user_agent}
-    local before_ticks before after_ticks after
-    before_ticks=$(ticks "$pid"); before=$(profile "$at")
+    local before_ticks before after_ticks after before_batches after_batches
+    before_ticks=$(ticks "$pid"); before=$(profile "$at"); before_batches=$(batches "$at")
     # A browser's User-Agent: without one the storefront takes wrk for a bot and records no impressions.
     wrk -t"$threads" -c"$connections" -d"$length" --latency -H "User-Agent: $agent" "http://127.0.0.1:$at$uri" > "$work/$label.txt"
     # The trackers deliver in the background: their work for these pages is counted once it is done.
     sleep 2
-    after_ticks=$(ticks "$pid"); after=$(profile "$at")
+    after_ticks=$(ticks "$pid"); after=$(profile "$at"); after_batches=$(batches "$at")
     local requests rps p99
     requests=$(awk '/requests in/ { print $1 }' "$work/$label.txt")
     rps=$(awk '/^Requests\/sec:/ { print $2 }' "$work/$label.txt")
@@ -67,6 +74,9 @@ run() {
     local stage
     {
         echo "rps=$rps"; echo "p99=$p99"; echo "requests=$requests"
+        # Requests the trackers sent to the vendors for these pages, and events per request.
+        echo "vendor_requests=$(awk -v a="$after_batches" -v b="$before_batches" 'BEGIN { split(a, x, " "); split(b, y, " "); print x[1] - y[1] }')"
+        echo "batch_events=$(awk -v a="$after_batches" -v b="$before_batches" 'BEGIN { split(a, x, " "); split(b, y, " "); n = x[1] - y[1]; printf "%.1f", n > 0 ? (x[2] - y[2]) / n : 0 }')"
         echo "cpu_us=$(awk -v t=$((after_ticks - before_ticks)) -v hz="$(getconf CLK_TCK)" -v n="$requests" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')"
         for stage in decode render track lookup remember; do
             echo "${stage}_us=$(awk -v a="$(field "$after" "${stage}_ns")" -v b="$(field "$before" "${stage}_ns")" -v n="$requests" 'BEGIN { printf "%.1f", (a - b) / 1e3 / n }')"
@@ -103,6 +113,10 @@ awk -v bare="$(get bare rps)" -v uncached="$(get uncached rps)" -v cached="$(get
         printf "cached, for a crawler (nothing remembered or tracked): %.1f%%; tracking is the difference\n", (1 - bot / bare) * 100
         printf "the page with blocks (%d bytes) served from memory with no work costs %.1f%% of it\n", size, (1 - bytes / bare) * 100
     }'
+# How the trackers batched each run's impressions: requests sent to the vendors and events per request.
+for label in uncached cached; do
+    echo "$label: the trackers sent $(get "$label" vendor_requests) requests to the vendors, $(get "$label" batch_events) events each, for $(get "$label" requests) pages"
+done
 # Each vendor that gave a page no block logs one line: count them by vendor and reason.
 cat "$work/uncached.log" "$work/cached.log" \
     | grep -oE "(segmentify|reteno) (did not answer|unreachable|unusable|reply not usable|block left out|answered HTTP [0-9]+)" | sort | uniq -c \

@@ -123,9 +123,12 @@ public final class TrackingMetrics: TrackingObserver, @unchecked Sendable {
             paused = gauge("delivery_paused")
         }
 
+        /// Reads the statistics under the lock, so that two updates at once (two scrapes) apply in the order
+        /// they read: a snapshot read first and applied last would set `last` back, and the next update would
+        /// count again what the other had counted.
         func update() {
-            let now = tracker.statistics
             lock.withLock {
+                let now = tracker.statistics
                 accepted.increment(by: max(0, now.accepted - last.accepted))
                 delivered.increment(by: max(0, now.delivered - last.delivered))
                 deadLettered.increment(by: max(0, now.deadLettered - last.deadLettered))
@@ -135,12 +138,12 @@ public final class TrackingMetrics: TrackingObserver, @unchecked Sendable {
                 damage.increment(by: max(0, now.damage.count - last.damage.count))
                 faults.increment(by: max(0, now.deliveryDiskErrors - last.deliveryDiskErrors))
                 last = now
+                pending.record(now.pending)
+                pendingBytes.record(now.journalBytes)
+                let age = now.oldestPendingAge.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 } ?? 0
+                oldestAge.record(age)
+                paused.record(now.deliveryPaused ? 1 : 0)
             }
-            pending.record(now.pending)
-            pendingBytes.record(now.journalBytes)
-            let age = now.oldestPendingAge.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 } ?? 0
-            oldestAge.record(age)
-            paused.record(now.deliveryPaused ? 1 : 0)
         }
     }
 }
