@@ -76,7 +76,7 @@ run() {
         echo "rps=$rps"; echo "p99=$p99"; echo "requests=$requests"
         # Requests the trackers sent to the vendors for these pages, and events per request.
         echo "vendor_requests=$(awk -v a="$after_batches" -v b="$before_batches" 'BEGIN { split(a, x, " "); split(b, y, " "); print x[1] - y[1] }')"
-        echo "batch_events=$(awk -v a="$after_batches" -v b="$before_batches" 'BEGIN { split(a, x, " "); split(b, y, " "); n = x[1] - y[1]; printf "%.1f", n > 0 ? (x[2] - y[2]) / n : 0 }')"
+        echo "batch_events=$(awk -v a="$after_batches" -v b="$before_batches" 'BEGIN { split(a, x, " "); split(b, y, " "); n = x[1] - y[1]; printf "%.1f", (n > 0 ? (x[2] - y[2]) / n : 0) }')"
         echo "cpu_us=$(awk -v t=$((after_ticks - before_ticks)) -v hz="$(getconf CLK_TCK)" -v n="$requests" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')"
         for stage in decode render track lookup remember; do
             echo "${stage}_us=$(awk -v a="$(field "$after" "${stage}_ns")" -v b="$(field "$before" "${stage}_ns")" -v n="$requests" 'BEGIN { printf "%.1f", (a - b) / 1e3 / n }')"
