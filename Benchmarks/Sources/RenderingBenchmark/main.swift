@@ -25,6 +25,25 @@ let json: JSONValue = [
 let recoTemplate = try Template(Block.mustache, name: "block")
 let recoValue = TemplateValue(json)
 
+// `RenderingBenchmark render <template|carousel> <count>` renders the block `count` times and exits: what
+// callgrind runs, so that instructions per block are (Ir(3N) - Ir(N)) / 2N, start-up cancelled out.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "render", let count = Int(CommandLine.arguments[3]) {
+    var bytes = 0
+    if CommandLine.arguments[2] == "carousel" {
+        let widget = Widget<RawProduct>(
+            vendor: .segmentify, instanceId: Block.widget.instanceId, interactionId: Block.widget.interactionId, title: Block.widget.title,
+            rawProducts: try (json["products"]?.arrayValue ?? []).enumerated().map { offset, product in
+                (try RawProduct(product), JSONPath.root.appending(key: "products").appending(index: offset))
+            })
+        let renderer = WidgetRenderer()
+        for _ in 0..<count { bytes &+= try renderer.render(widget, template: "carousel").utf8.count }
+    } else {
+        for _ in 0..<count { bytes &+= try recoTemplate.render(recoValue).utf8.count }
+    }
+    print(bytes)
+    exit(0)
+}
+
 // Not part of the targets: the built-in carousel through WidgetRenderer (stylesheet, computed fields such as
 // displayName and link, tracking attributes), with the same 24 products as a decoded widget.
 let carouselWidget = Widget<RawProduct>(
