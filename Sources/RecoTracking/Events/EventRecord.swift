@@ -37,9 +37,50 @@ public struct EventRecord: Sendable {
         @usableFromInline var values: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
             = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
+        /// Every field's length + 1 (0 when absent) and a byte for its marker.
+        @inlinable var fieldBytes: Int {
+            let (a, b, c, d, e, f, g, h, i, j, k, l, m) = values
+            var lengths: UInt64 = 13
+            for span in [a, b, c, d, e, f, g, h, i, j, k, l, m] { lengths &+= span & 0xFFFF_FFFF }
+            return Int(truncatingIfNeeded: lengths)
+        }
+
+        /// One field's span (a constant field, inlined, is one element of the tuple).
         @inlinable subscript(field: Field) -> UInt64 {
-            get { withUnsafeBytes(of: values) { $0.load(fromByteOffset: field.rawValue * 8, as: UInt64.self) } }
-            set { withUnsafeMutableBytes(of: &values) { $0.storeBytes(of: newValue, toByteOffset: field.rawValue * 8, as: UInt64.self) } }
+            get {
+                switch field {
+                case .instanceId: values.0
+                case .interactionId: values.1
+                case .productId: values.2
+                case .userId: values.3
+                case .sessionId: values.4
+                case .lang: values.5
+                case .currency: values.6
+                case .pageUrl: values.7
+                case .region: values.8
+                case .os: values.9
+                case .device: values.10
+                case .params: values.11
+                case .vendorEvent: values.12
+                }
+            }
+            set {
+                switch field {
+                case .instanceId: values.0 = newValue
+                case .interactionId: values.1 = newValue
+                case .productId: values.2 = newValue
+                case .userId: values.3 = newValue
+                case .sessionId: values.4 = newValue
+                case .lang: values.5 = newValue
+                case .currency: values.6 = newValue
+                case .pageUrl: values.7 = newValue
+                case .region: values.8 = newValue
+                case .os: values.9 = newValue
+                case .device: values.10 = newValue
+                case .params: values.11 = newValue
+                case .vendorEvent: values.12 = newValue
+                }
+            }
         }
     }
 
@@ -47,7 +88,7 @@ public struct EventRecord: Sendable {
     public init(bytes: ArraySlice<UInt8>) throws(TrackingError) {
         // Parsed in place (an optional result of this size is copied twice on the way out).
         var parsed = Parsed()
-        guard bytes.withUnsafeBufferPointer({ Self.parse($0, into: &parsed) }) else {
+        guard Self.parse(bytes, into: &parsed) else {
             if bytes.first == PageRecordCodec.version { throw .journal("a page record holds several events: read it with EventRecord.read(_:into:)") }
             throw .journal(bytes.first == 1 || bytes.first == 2 ? "truncated event record" : "unknown event record version")
         }
@@ -87,26 +128,28 @@ public struct EventRecord: Sendable {
 
     /// Reads the fixed part and the string spans into `parsed`; false when the version is unknown or the
     /// record is short.
-    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>, into parsed: inout Parsed) -> Bool {
-        let count = buffer.count
-        guard count >= 27, buffer[0] == 1 || buffer[0] == 2 else { return false }
-        var reader = RecordReader(buffer, at: 27)
+    private static func parse(_ bytes: ArraySlice<UInt8>, into parsed: inout Parsed) -> Bool {
+        var reader = RecordReader(bytes, at: 27)
+        guard reader.count >= 27, reader[0] == 1 || reader[0] == 2 else { return false }
         parsed.run = reader.fixed(at: 1)
         parsed.sequence = reader.fixed(at: 9)
         parsed.millis = reader.fixed(at: 17)
-        parsed.kind = buffer[25]
-        parsed.flags = buffer[26]
+        parsed.kind = reader[25]
+        parsed.flags = reader[26]
         guard let position = reader.varint() else { return false }
         parsed.position = position
-        let fields = buffer[0] == 2 ? Field.allCases.count : Field.allCases.count - 1
-        // Straight into the spans' storage, field after field (their order is the tuple's).
-        return withUnsafeMutableBytes(of: &parsed.spans.values) { spans -> Bool in
-            for field in 0..<fields {
-                guard let span = reader.span() else { return false }
-                spans.storeBytes(of: span, toByteOffset: field * 8, as: UInt64.self)
-            }
-            return true
+        // Field after field, in the order of the spans' tuple (a version-1 record has no vendor event).
+        guard let instanceId = reader.span(), let interactionId = reader.span(), let productId = reader.span(),
+              let userId = reader.span(), let sessionId = reader.span(), let lang = reader.span(), let currency = reader.span(),
+              let pageUrl = reader.span(), let region = reader.span(), let os = reader.span(), let device = reader.span(),
+              let params = reader.span() else { return false }
+        var vendorEvent: UInt64 = 0
+        if reader[0] == 2 {
+            guard let span = reader.span() else { return false }
+            vendorEvent = span
         }
+        parsed.spans.values = (instanceId, interactionId, productId, userId, sessionId, lang, currency, pageUrl, region, os, device, params, vendorEvent)
+        return true
     }
 
     /// The record of an event, as the tracker journals it.
@@ -131,13 +174,7 @@ public struct EventRecord: Sendable {
     @inlinable public var ownByteCount: Int {
         guard isPageImpression else { return bytes.count }
         // Every field's length + 1 (0 when absent) and a byte for its marker, read straight from the spans.
-        return withUnsafeBytes(of: spans.values) { raw in
-            var total = 27
-            for offset in stride(from: 0, to: raw.count, by: 8) {
-                total += Int(truncatingIfNeeded: raw.load(fromByteOffset: offset, as: UInt64.self) & 0xFFFF_FFFF) + 1
-            }
-            return total
-        }
+        return 27 + spans.fieldBytes
     }
 
     /// Whether this record and `other` are impressions read from one page record that name the same block

@@ -63,23 +63,21 @@ enum PageRecordCodec {
     /// unreadable. The journal counts pending events with it, so it reads only the count (not the strings).
     static func eventCount(of payload: ArraySlice<UInt8>) -> Int {
         guard payload.first == version else { return 1 }
-        return payload.withUnsafeBufferPointer { buffer -> Int in
-            guard buffer.count >= 28, buffer[25] == 0 else { return 1 }
-            var reader = RecordReader(buffer, at: 27)
-            // As `read` checks it: every impression takes at least 4 bytes.
-            guard let impressions = reader.varint(), impressions > 0, impressions <= UInt64(buffer.count - reader.index) / 4 else { return 1 }
-            return Int(impressions)
-        }
+        var reader = RecordReader(payload, at: 27)
+        guard reader.count >= 28, reader[25] == 0 else { return 1 }
+        // As `read` checks it: every impression takes at least 4 bytes.
+        guard let impressions = reader.varint(), impressions > 0, impressions <= UInt64(reader.count - reader.index) / 4 else { return 1 }
+        return Int(impressions)
     }
 
     /// Appends one record per impression of a page record to `records` (nothing when it throws).
     static func read(_ payload: ArraySlice<UInt8>, into records: inout [EventRecord]) throws(TrackingError) {
         let before = records.count
-        let complete = payload.withUnsafeBufferPointer { buffer -> Bool in
-            let count = buffer.count
-            guard count >= 28, buffer[0] == version, buffer[25] == 0 else { return false }
-            var reader = RecordReader(buffer, at: 27)
-            let run = reader.fixed(at: 1), first = reader.fixed(at: 9), millis = Int64(bitPattern: reader.fixed(at: 17)), flags = buffer[26]
+        let complete = { () -> Bool in
+            var reader = RecordReader(payload, at: 27)
+            let count = reader.count
+            guard count >= 28, reader[0] == version, reader[25] == 0 else { return false }
+            let run = reader.fixed(at: 1), first = reader.fixed(at: 9), millis = Int64(bitPattern: reader.fixed(at: 17)), flags = reader[26]
             guard RecordWriter.trackableMilliseconds.contains(millis) else { return false }
             // Every impression takes at least 4 bytes: a count larger than that allows is damage.
             guard let impressions = reader.varint(), impressions > 0, impressions <= UInt64(count - reader.index) / 4 else { return false }
@@ -102,7 +100,7 @@ enum PageRecordCodec {
                                            flags: flags, spans: spans, isPageImpression: true))
             }
             return reader.index == count
-        }
+        }()
         guard complete else {
             records.removeSubrange(before...)
             throw .journal("truncated or damaged page impressions record")

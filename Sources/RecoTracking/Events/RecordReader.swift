@@ -1,31 +1,43 @@
-/// Reads a journal record's fields through a pointer, as ``RecordWriter`` writes them: fixed 8-byte numbers,
-/// varints, and string fields as spans into the record (no String made). Every read that would run past
-/// the end answers nil.
+/// Reads a journal record's fields from its bytes, as ``RecordWriter`` writes them: fixed 8-byte numbers,
+/// varints, and string fields as spans into the record (no String made). Offsets count from the record's
+/// first byte; every read that would run past the end answers nil (or, for ``fixed(at:)``, traps: its
+/// caller checks the record's length first).
 struct RecordReader {
-    let buffer: UnsafeBufferPointer<UInt8>
+    let bytes: ArraySlice<UInt8>
+    /// The record's length.
+    let count: Int
     /// Where the next field starts.
     var index: Int
 
-    init(_ buffer: UnsafeBufferPointer<UInt8>, at index: Int) {
-        self.buffer = buffer
+    init(_ bytes: ArraySlice<UInt8>, at index: Int) {
+        self.bytes = bytes
+        self.count = bytes.count
         self.index = index
     }
 
+    /// The byte at `offset` of the record.
+    @inline(__always)
+    subscript(offset: Int) -> UInt8 { bytes[bytes.startIndex &+ offset] }
+
     /// The little-endian 8-byte number at `offset` (the caller has checked the record is long enough).
+    @inline(__always)
     func fixed(at offset: Int) -> UInt64 {
-        UnsafeRawPointer(buffer.baseAddress! + offset).loadUnaligned(as: UInt64.self).littleEndian
+        // One bounds check for the eight bytes (the slice's), none per byte (its iterator's).
+        let start = bytes.startIndex + offset
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        for byte in bytes[start..<(start + 8)] {
+            value |= UInt64(byte) << shift
+            shift += 8
+        }
+        return value
     }
 
     mutating func varint() -> UInt64? {
-        // One byte (every length marker under 128: most fields): no loop.
-        if index < buffer.count, buffer[index] < 0x80 {
-            index += 1
-            return UInt64(buffer[index - 1])
-        }
         var value: UInt64 = 0
         var shift: UInt64 = 0
-        while index < buffer.count {
-            let next = buffer[index]
+        while index < count {
+            let next = self[index]
             index += 1
             value |= UInt64(next & 0x7F) << shift
             if next < 0x80 { return value }
@@ -36,23 +48,21 @@ struct RecordReader {
     }
 
     /// The next string field as an ``EventRecord/Spans`` entry (start << 32 | length + 1; 0 when absent),
-    /// nil when its length runs past the end. A one-byte length marker (every field under 127 bytes) is
-    /// read through the pointer with no second bounds check; longer ones go through ``varint()``.
+    /// nil when its length runs past the end.
     @inline(__always)
     mutating func span() -> UInt64? {
-        let count = buffer.count
         guard index < count else { return nil }
-        var marker = UInt64(buffer.baseAddress.unsafelyUnwrapped[index])
+        var marker = UInt64(self[index])
         if marker < 0x80 {
-            index &+= 1
+            index += 1
         } else {
             guard let long = varint() else { return nil }
             marker = long
         }
         if marker == 0 { return 0 }
-        guard marker &- 1 <= UInt64(truncatingIfNeeded: count &- index), marker < UInt64(UInt32.max) else { return nil }
-        let span = UInt64(truncatingIfNeeded: index) << 32 | marker
-        index &+= Int(truncatingIfNeeded: marker &- 1)
+        guard marker - 1 <= UInt64(count - index), marker < UInt64(UInt32.max) else { return nil }
+        let span = UInt64(index) << 32 | marker
+        index += Int(marker - 1)
         return span
     }
 }
