@@ -14,12 +14,6 @@ enum RetenoEventEncoder {
     /// The batch body written straight from the stored records into one buffer (grouped by variant in
     /// order of first appearance, clicks before impressions).
     static func body(records: [EventRecord], includeEventIds: Bool = true) -> Data {
-        // Records are read in place, through the array's buffer: taken out of the array one by one, each
-        // (its bytes and 26 spans) was copied, about 230 instructions a record.
-        records.withUnsafeBufferPointer { body(records: $0, includeEventIds: includeEventIds) }
-    }
-
-    private static func body(records: UnsafeBufferPointer<EventRecord>, includeEventIds: Bool) -> Data {
         // Group by variant: each group's first record and its members' indices in `records`.
         var groups: [(first: Int, clicks: [Int], impressions: [Int])] = []
         var last = -1
@@ -67,7 +61,7 @@ enum RetenoEventEncoder {
     }
 
     /// `"clicks":[{"eventId":…,"occurred":…,"productId":…},…]`
-    private static func write(_ indices: [Int], of records: UnsafeBufferPointer<EventRecord>, as opening: StaticString, includeEventIds: Bool,
+    private static func write(_ indices: [Int], of records: [EventRecord], as opening: StaticString, includeEventIds: Bool,
                               time: inout WrittenTime?, to body: inout BodyWriter) {
         body.append(opening)
         for (number, index) in indices.enumerated() {
@@ -96,7 +90,7 @@ enum RetenoEventEncoder {
 
     /// Whether two records name the same variant as `String` equality sees it (byte for byte, or, with
     /// non-ASCII text, canonically equivalent).
-    private static func sameVariant(_ records: UnsafeBufferPointer<EventRecord>, _ one: Int, _ other: Int) -> Bool {
+    private static func sameVariant(_ records: [EventRecord], _ one: Int, _ other: Int) -> Bool {
         let same = records[one].withFields { first in
             records[other].withFields { second -> Bool? in
                 let left = first[.instanceId] ?? UnsafeBufferPointer(start: nil, count: 0)
