@@ -44,11 +44,10 @@ public struct ImpressionPolicy: Sendable {
 
     /// Whether a header's name is `lowercaseName`, letters compared case-insensitively: byte by byte, with
     /// no lower-cased copy (HTTP names are ASCII; no other letter lower-cases to one of these names' letters).
-    static func named(_ name: String, _ lowercaseName: StaticString) -> Bool {
+    static func named(_ name: String, _ lowercaseName: String) -> Bool {
         let utf8 = name.utf8
-        guard utf8.count == lowercaseName.utf8CodeUnitCount else { return false }
-        let expected = UnsafeBufferPointer(start: lowercaseName.utf8Start, count: lowercaseName.utf8CodeUnitCount)
-        return zip(utf8, expected).allSatisfy { byte, lower in TokenMatcher.lowercased(byte) == lower }
+        guard utf8.count == lowercaseName.utf8.count else { return false }
+        return zip(utf8, lowercaseName.utf8).allSatisfy { byte, lower in TokenMatcher.lowercased(byte) == lower }
     }
 }
 

@@ -83,11 +83,8 @@ struct TokenMatcher: Sendable {
     /// ASCII text is lower-cased byte by byte as it is read (what `lowercased()` does to ASCII); text with
     /// other characters is lower-cased first, by `lowercased()`, then read.
     func firstToken(in text: String) -> Int? {
-        var text = text
-        let found = text.withUTF8 { scan($0, asciiOnly: true) }
-        if let found { return found }
-        var lowered = text.lowercased()
-        return lowered.withUTF8 { scan($0, asciiOnly: false) } ?? nil
+        if let found = scan(text.utf8, asciiOnly: true) { return found }
+        return scan(text.lowercased().utf8, asciiOnly: false) ?? nil
     }
 
     /// An ASCII capital letter as its small letter, any other byte as it is: what `lowercased()` does to ASCII.
@@ -95,7 +92,7 @@ struct TokenMatcher: Sendable {
     static func lowercased(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
 
     /// The first token's index (`.some(nil)` for none), or nil when `asciiOnly` and a byte is not ASCII.
-    private func scan(_ bytes: UnsafeBufferPointer<UInt8>, asciiOnly: Bool) -> Int?? {
+    private func scan(_ bytes: String.UTF8View, asciiOnly: Bool) -> Int?? {
         var state = 0
         var first = Int32.max
         for byte in bytes {
