@@ -136,27 +136,26 @@ public enum InteractionTime {
             func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
             return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
         }
-        // The common case, written byte by byte: this runs once for every event sent.
-        return String(unsafeUninitializedCapacity: 20) { buffer in
-            var index = 0
-            func put(_ value: Int64, digits: Int, then separator: Unicode.Scalar) {
-                var divisor: Int64 = 1
-                for _ in 1..<digits { divisor *= 10 }
-                while divisor > 0 {
-                    buffer[index] = UInt8(ascii: "0") + UInt8(value / divisor % 10)
-                    index += 1
-                    divisor /= 10
-                }
-                buffer[index] = UInt8(ascii: separator)
+        // The common case, written byte by byte (no interpolated strings): messages and quarantine entries.
+        var buffer = [UInt8](repeating: 0, count: 20)
+        var index = 0
+        func put(_ value: Int64, digits: Int, then separator: Unicode.Scalar) {
+            var divisor: Int64 = 1
+            for _ in 1..<digits { divisor *= 10 }
+            while divisor > 0 {
+                buffer[index] = UInt8(ascii: "0") + UInt8(value / divisor % 10)
                 index += 1
+                divisor /= 10
             }
-            put(year, digits: 4, then: "-")
-            put(month, digits: 2, then: "-")
-            put(day, digits: 2, then: "T")
-            put(secondOfDay / 3600, digits: 2, then: ":")
-            put(secondOfDay / 60 % 60, digits: 2, then: ":")
-            put(secondOfDay % 60, digits: 2, then: "Z")
-            return index
+            buffer[index] = UInt8(ascii: separator)
+            index += 1
         }
+        put(year, digits: 4, then: "-")
+        put(month, digits: 2, then: "-")
+        put(day, digits: 2, then: "T")
+        put(secondOfDay / 3600, digits: 2, then: ":")
+        put(secondOfDay / 60 % 60, digits: 2, then: ":")
+        put(secondOfDay % 60, digits: 2, then: "Z")
+        return String(decoding: buffer, as: UTF8.self)
     }
 }

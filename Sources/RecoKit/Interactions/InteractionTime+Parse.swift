@@ -10,11 +10,10 @@ extension InteractionTime {
     /// Written by hand, byte by byte: a relay line's time is read for every line, and a Foundation
     /// `ISO8601DateFormatter` (an ICU formatter made per call) cost about 270 µs a line.
     public static func parse(_ text: String) -> Date? {
-        var text = text
-        return text.withUTF8 { parse(utf8: $0) }
+        parse(utf8: Array(text.utf8))
     }
 
-    private static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+    private static func parse(utf8 bytes: [UInt8]) -> Date? {
         var at = 0
         func number(_ digits: Int) -> Int64? {
             guard at + digits <= bytes.count else { return nil }
