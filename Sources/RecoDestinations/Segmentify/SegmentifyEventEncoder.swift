@@ -31,8 +31,7 @@ enum SegmentifyEventEncoder {
     static func body(records: [EventRecord], includeEventIds: Bool = true) -> Data {
         var body = BodyWriter(capacity: 2 + records.reduce(0) { $0 + $1.ownByteCount + 160 })
         body.append(byte: UInt8(ascii: "["))
-        // Records are read in place (not copied out of the array) one after the other.
-        records.withUnsafeBufferPointer { records in
+        do {
             var template: Template?
             for index in records.indices {
                 if let shared = template, records[index].isImpression(ofSameBlockAs: records[shared.record]) {
