@@ -177,36 +177,30 @@ public struct EventRecord: Sendable {
         return 27 + spans.fieldBytes
     }
 
-    /// Whether this record and `other` are impressions read from one page record that name the same block
-    /// (the same instance id and interaction id, byte for byte): then they differ only in their ids,
-    /// product ids and positions.
+    /// Whether this record and `other` are impressions read from one page record (or from two with the same
+    /// bytes) that name the same block (the same instance id and interaction id, byte for byte): then they
+    /// differ only in their ids, product ids and positions.
     @inlinable public func isImpression(ofSameBlockAs other: EventRecord) -> Bool {
         guard isPageImpression, other.isPageImpression, bytes.count == other.bytes.count else { return false }
         let instance = (spans[.instanceId], other.spans[.instanceId]), interaction = (spans[.interactionId], other.spans[.interactionId])
         // Same lengths (and presence) first: the low 32 bits of a span.
         guard UInt32(truncatingIfNeeded: instance.0) == UInt32(truncatingIfNeeded: instance.1),
               UInt32(truncatingIfNeeded: interaction.0) == UInt32(truncatingIfNeeded: interaction.1) else { return false }
-        return bytes.withUnsafeBufferPointer { mine in
-            other.bytes.withUnsafeBufferPointer { theirs in
-                guard let base = mine.baseAddress, base == theirs.baseAddress else { return false }
-                return Self.sameText(base, instance.0, instance.1) && Self.sameText(base, interaction.0, interaction.1)
-            }
-        }
+        // The same page record: slices of one array at one place compare equal at once, without their bytes.
+        guard bytes == other.bytes else { return false }
+        return sameText(instance.0, instance.1) && sameText(interaction.0, interaction.1)
     }
 
-    /// Whether two spans of the same length in one record's bytes hold the same text.
-    @usableFromInline static func sameText(_ base: UnsafePointer<UInt8>, _ one: UInt64, _ other: UInt64) -> Bool {
+    /// Whether two spans of the same length in the record's bytes hold the same text.
+    @inlinable func sameText(_ one: UInt64, _ other: UInt64) -> Bool {
         guard one != other else { return true }
         let count = Int(one & 0xFFFF_FFFF) - 1
-        let left = UnsafeRawPointer(base + Int(one >> 32)), right = UnsafeRawPointer(base + Int(other >> 32))
-        var at = 0
-        while at + 8 <= count {
-            if left.loadUnaligned(fromByteOffset: at, as: UInt64.self) != right.loadUnaligned(fromByteOffset: at, as: UInt64.self) { return false }
-            at += 8
-        }
-        while at < count {
-            if left.load(fromByteOffset: at, as: UInt8.self) != right.load(fromByteOffset: at, as: UInt8.self) { return false }
-            at += 1
+        var left = bytes.startIndex + Int(one >> 32), right = bytes.startIndex + Int(other >> 32)
+        let end = left + count
+        while left < end {
+            if bytes[left] != bytes[right] { return false }
+            left += 1
+            right += 1
         }
         return true
     }
