@@ -26,7 +26,6 @@ let sample = (try JSONSerialization.jsonObject(with: sampleData) as! [String: An
 
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("recokit-linearity-\(getpid())")
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: scratch) }
 
 let commands: [(name: String, arguments: (String) -> [String])] = [
     ("decode", { ["decode", $0] }),
@@ -148,4 +147,6 @@ try journalRow("journal of forged headers", sizes: [64 << 10, 128 << 10]) { size
 table.print()
 print("target: every doubling within \(format(limit, decimals: 1))x the time: \(verdict(failures.isEmpty))")
 for failure in failures { print("  over: \(failure)") }
+// Removed here, not in a defer: exit() ends the process without running top-level defers.
+try? FileManager.default.removeItem(at: scratch)
 exit(failures.isEmpty ? 0 : 1)
