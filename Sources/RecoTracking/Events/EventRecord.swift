@@ -39,10 +39,12 @@ public struct EventRecord: Sendable {
 
         /// Every field's length + 1 (0 when absent) and a byte for its marker.
         @inlinable var fieldBytes: Int {
+            // Summed from the tuple's elements as they are (an array of them would be a copy, maybe on the heap).
             let (a, b, c, d, e, f, g, h, i, j, k, l, m) = values
-            var lengths: UInt64 = 13
-            for span in [a, b, c, d, e, f, g, h, i, j, k, l, m] { lengths &+= span & 0xFFFF_FFFF }
-            return Int(truncatingIfNeeded: lengths)
+            let mask: UInt64 = 0xFFFF_FFFF
+            let firstHalf = (a & mask) &+ (b & mask) &+ (c & mask) &+ (d & mask) &+ (e & mask) &+ (f & mask)
+            let secondHalf = (g & mask) &+ (h & mask) &+ (i & mask) &+ (j & mask) &+ (k & mask) &+ (l & mask) &+ (m & mask)
+            return Int(truncatingIfNeeded: 13 &+ firstHalf &+ secondHalf)
         }
 
         /// One field's span (a constant field, inlined, is one element of the tuple).
