@@ -1,7 +1,9 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import RecoHTTP
+import Tracing
 
 /// RecoKit's `Transport` over AsyncHTTPClient (SwiftNIO), the HTTP client Swift servers use: for a page's
 /// recommendation requests and for trackers alike.
@@ -20,6 +22,10 @@ import RecoHTTP
 /// - **No redirect is followed**: a 3xx is the answer (a tracker keeps the events and says where the
 ///   vendor points), never a request sent on elsewhere with the body and the vendor's key headers.
 /// - Replies are not decompressed (nothing asks for `gzip`), so a small reply cannot become a large one.
+/// - **Requests are traced only when the process has a tracer**: with none bootstrapped
+///   (`InstrumentationSystem.bootstrap`), AsyncHTTPClient's no-op tracer is turned off, since it would
+///   still name a span for every request (printing its method through reflection, on the event loop).
+///   A tracer given in `configuration.tracing` is kept.
 public final class AsyncHTTPClientTransport: Transport {
     /// A transport for the whole process, on the process's shared event loops; never shut down.
     public static let shared = AsyncHTTPClientTransport()
@@ -37,6 +43,7 @@ public final class AsyncHTTPClientTransport: Transport {
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .disabled
+        if configuration.tracing.tracer is NoOpTracer { configuration.tracing.tracer = nil }
         client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
         self.maxReplyBytes = max(1, maxReplyBytes)
     }
@@ -56,7 +63,7 @@ public final class AsyncHTTPClientTransport: Transport {
     ///   `HTTPClientError.deadlineExceeded` past `timeout`; its other errors for a connection refused,
     ///   reset or closed.
     public func send(_ request: VendorRequest, timeout: Duration) async throws -> VendorReply {
-        var http = try HTTPClient.Request(url: request.url.absoluteString, method: .RAW(value: request.method))
+        var http = try HTTPClient.Request(url: request.url.absoluteString, method: HTTPMethod(rawValue: request.method))
         for header in request.headers { http.headers.add(name: header.name, value: header.value) }
         if !request.body.isEmpty { http.body = .bytes(request.body) }
         let limit = min(maxReplyBytes, max(1, request.maxReplyBytes ?? .max))

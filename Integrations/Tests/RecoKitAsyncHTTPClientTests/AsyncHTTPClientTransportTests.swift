@@ -5,6 +5,7 @@ import NIOHTTP1
 import RecoDestinations
 import RecoHTTP
 import HTTPStandIn
+import InMemoryTracing
 import RecoKitAsyncHTTPClient
 import RecoKitTesting
 import RecoTracking
@@ -81,6 +82,23 @@ struct AsyncHTTPClientTransportTests {
 
     /// The timeout bounds the whole exchange: a body that trickles in a piece at a time, each well within
     /// any idle timeout, ends at the request's timeout.
+    /// The transport turns off only AsyncHTTPClient's no-op tracer: a tracer the caller gives sees each
+    /// request as a span named by its method, with the reply's status.
+    @Test func aTracerGivenSeesEachRequest() async throws {
+        let vendor = try StandIn { _ in StandIn.Reply(status: 202) }
+        defer { vendor.stop() }
+        let tracer = InMemoryTracer()
+        var configuration = HTTPClient.Configuration()
+        configuration.tracing.tracer = tracer
+        let transport = AsyncHTTPClientTransport(configuration: configuration)
+        for _ in 0..<2 {
+            #expect(try await transport.send(Self.request(to: vendor.base), timeout: .seconds(10)).status == 202)
+        }
+        try await transport.shutdown()
+        #expect(tracer.finishedSpans.map(\.operationName) == ["POST", "POST"])
+        #expect(tracer.finishedSpans.allSatisfy { $0.attributes["http.status_code"]?.toSpanAttribute() == .int64(202) })
+    }
+
     @Test func aTricklingBodyEndsAtTheTimeout() async throws {
         let vendor = try StandIn { _ in
             StandIn.Reply(status: 200, body: Array(repeating: UInt8(ascii: "a"), count: 600), pieces: 600, pause: .milliseconds(50))
