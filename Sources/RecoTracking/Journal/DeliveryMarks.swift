@@ -1,8 +1,8 @@
 /// `delivering` in a journal's directory: the batches out for delivery, each by where it starts and how
-/// many earlier claims of it ended unsettled, one per line (`segment offset attempts`). Written whole at
-/// every claim and settlement; what the next process finds in it are the deliveries a stop cut short.
-/// A missing file, or one larger than this code writes, counts as none; lines it cannot parse are passed
-/// over. A file the disk fails to read is the caller's to report (see `JournalStore`).
+/// many earlier claims of it ended unsettled, one per line (`segment offset attempts`). Written over in
+/// place at every claim and settlement (blank lines after the marks cover what the file held before);
+/// what the next process finds in it are the deliveries a stop cut short. A missing file, or one larger
+/// than this code writes, counts as none; blank lines and lines it cannot parse are passed over. A file the disk fails to read is the caller's to report (see `JournalStore`).
 enum DeliveryMarks {
     static let fileName = "delivering"
 
@@ -23,6 +23,6 @@ enum DeliveryMarks {
 
     static func write(_ marks: [JournalPosition: Int], to storage: any JournalStorage) throws(JournalStorageError) {
         let text = marks.sorted { $0.key < $1.key }.map { "\($0.key.segment) \($0.key.offset) \($0.value)\n" }.joined()
-        try storage.replace(fileName, with: Array(text.utf8), durable: false)
+        try storage.overwrite(fileName, with: Array(text.utf8), padding: UInt8(ascii: "\n"))
     }
 }

@@ -251,8 +251,8 @@ public final class JournalStore: TrackingStore, @unchecked Sendable {
     }
 
     /// Keeps the batches out for delivery on disk, with their attempts, so that the next process knows
-    /// which deliveries a stop cut short. Written as a whole (renamed over), not synced: it must survive
-    /// the process, not the machine.
+    /// which deliveries a stop cut short. Written over in place, not synced: it must survive the
+    /// process, not the machine.
     private func writeMarks(_ marks: [JournalPosition: Int]) {
         guard durability != .memory else { return }
         do { try DeliveryMarks.write(marks, to: storage) } catch { noteDeliveryFault(error.trackingError) }

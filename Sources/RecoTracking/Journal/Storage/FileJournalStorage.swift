@@ -264,6 +264,30 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
         if durable { try syncDirectory(for: name) }
     }
 
+    /// One `pwrite` at offset 0 through a descriptor of its own (the cached ones append). A file grown
+    /// to more than twice what it now needs, and past a page, is replaced instead, so that it shrinks.
+    func overwrite(_ name: String, with bytes: [UInt8], padding: UInt8) throws(JournalStorageError) {
+        let path = path(name)
+        let fd = Self.openFile(path, O_WRONLY | O_CREAT | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.failure("open", path) }
+        defer { closeDescriptor(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Self.failure("stat", path) }
+        let size = Int(info.st_size)
+        if size > 4096, size > 2 * bytes.count { return try replace(name, with: bytes, durable: false) }
+        let whole = size > bytes.count ? bytes + repeatElement(padding, count: size - bytes.count) : bytes
+        var done = 0
+        while done < whole.count {
+            let wrote = whole.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, whole.count - done, off_t(done)) }
+            if wrote < 0 {
+                if errno == EINTR { continue }
+                throw Self.failure("write", path)
+            }
+            if wrote == 0 { throw JournalStorageError(kind: .noSpace, description: "cannot write \(path): short write") }
+            done += wrote
+        }
+    }
+
     func reopen(_ name: String) {
         // Kept open until `close()`: a reader on another thread may be using it (it reads what it began
         // with), and a descriptor closed under it could be given to another file.

@@ -38,6 +38,11 @@ protocol JournalStorage: AnyObject, Sendable {
     /// Replaces the whole content of a small file at once: a reader sees the old or the new bytes,
     /// never a mix (a temporary file renamed over it). `durable`: synced before returning.
     func replace(_ name: String, with bytes: [UInt8], durable: Bool) throws(JournalStorageError)
+    /// Writes `bytes` over the start of a small file in one write, creating it if missing, followed by
+    /// `padding` as far as the file's end, so that nothing it held before is left but `padding` (the
+    /// caller's format passes over it). Not synced: it survives the process, not the machine. Cheaper
+    /// than ``replace(_:with:durable:)`` (no new file, no rename), for a file rewritten at every batch.
+    func overwrite(_ name: String, with bytes: [UInt8], padding: UInt8) throws(JournalStorageError)
     /// Deletes a file; no error when it is already gone.
     func remove(_ name: String) throws(JournalStorageError)
     /// Lets go of what is open of the file, so that the next call finds the file now at its name (after
@@ -79,6 +84,11 @@ struct JournalStorageError: Error, Sendable, CustomStringConvertible {
 }
 
 extension JournalStorage {
+    /// A store without files on a disk replaces the value whole.
+    func overwrite(_ name: String, with bytes: [UInt8], padding: UInt8) throws(JournalStorageError) {
+        try replace(name, with: bytes, durable: false)
+    }
+
     /// A store without handles of its own has nothing to let go of.
     func reopen(_ name: String) {}
     func refresh(_ name: String) -> Bool { false }
