@@ -5,7 +5,7 @@ import RecoKitTesting
 extension IntegrationSuite {
     /// Real `recokit relay` processes, the vendor answering, with one system call on their journal's files
     /// failing (`Fixtures/journal-faults.c` preloaded): the n-th of all the relay makes on them (`open`,
-    /// `write`, `pread`, `fsync`, `ftruncate`, `rename`, `unlink`, from any thread: appending, committing,
+    /// `write`, `pwrite`, `pread`, `fsync`, `ftruncate`, `rename`, `unlink`, from any thread: appending, committing,
     /// reading batches back, moving the checkpoint, deleting delivered segments), failing with `EIO`,
     /// `ENOSPC`, `EROFS`, `EDQUOT` or as a short write, alone or with the calls after it. The simulation
     /// checks the journal's logic against a model of storage; this checks the real file storage, its error
@@ -83,7 +83,7 @@ extension IntegrationSuite {
         /// finished by the next write is no failure. Returns whether it had to show.
         @discardableResult
         static func expectShown(_ counted: JournalFaultShim.CallLog, error: String, status: Int32, output: String, what: String) -> Bool {
-            guard counted.fired > 0, error != "SHORT" || counted.first != "write" else { return false }
+            guard counted.fired > 0, error != "SHORT" || !["write", "pwrite"].contains(counted.first) else { return false }
             let named = ["Input/output error", "No space left on device", "Read-only file system", "Disk quota exceeded"].contains { output.contains($0) }
             #expect(status != 0 && named, "\(what): a failed \(counted.first) of \(counted.file) must show: status \(status), \(output.suffix(800))")
             return true
@@ -222,7 +222,7 @@ extension IntegrationSuite.JournalSystemCallFaultTests {
     /// A call interrupted by a signal (`EINTR`: a handler of the host process installed without
     /// `SA_RESTART`, a sampling profiler's `SIGPROF`, on a network or FUSE file system) is made again: it
     /// says nothing of the disk. Seeded rounds pick a call the journal makes (`open`, `write`, `pread`,
-    /// `fsync`, `ftruncate`, the checkpoint's `rename`, a delivered segment's `unlink`) and interrupt it
+    /// `fsync`, `ftruncate`, the checkpoint's and the delivery marks' `pwrite`, a delivered segment's `unlink`) and interrupt it
     /// and up to 39 after it; the relay must exit 0, report no disk error, and deliver every line. An
     /// interrupted `open`, `fsync`, `ftruncate`, `rename` or `unlink` stopped the relay as a failed disk
     /// (exit 1, "Interrupted system call").
@@ -232,7 +232,7 @@ extension IntegrationSuite.JournalSystemCallFaultTests {
         // As many lines, fed as the rounds above feed them, so that delivered segments are deleted (`unlink`).
         let count = 1500
         var made: [String: Int] = [:]
-        let interruptible = ["open", "write", "pread", "fsync", "ftruncate", "rename", "unlink"]
+        let interruptible = ["open", "write", "pwrite", "pread", "fsync", "ftruncate", "rename", "unlink"]
         var met: Set<String> = []
         var order: [String] = []
         for round in 0...rounds {

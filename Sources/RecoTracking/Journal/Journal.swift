@@ -257,7 +257,9 @@ final class Journal: @unchecked Sendable {
         defer { acknowledgeLock.unlock() }
         guard let plan = withState({ $0.acknowledge(batch) }) else { return nil }
         do {
-            try storage.replace(CheckpointFile.name, with: CheckpointFile.encode(plan.checkpoint), durable: false)
+            // Written over in place (20 bytes, checked by their CRC), not synced: a checkpoint lost with the
+            // machine, or torn, makes recovery start from an older one (duplicates, never loss).
+            try storage.overwrite(CheckpointFile.name, with: CheckpointFile.encode(plan.checkpoint), padding: 0)
         } catch {
             return error.trackingError
         }

@@ -85,7 +85,7 @@ static int fdInTheDirectory(int fd, char path[4096]) {
 
 // MARK: "call" mode
 
-static const char *names[] = { "open", "write", "pread", "fsync", "fdatasync", "ftruncate", "rename", "unlink" };
+static const char *names[] = { "open", "write", "pwrite", "pread", "fsync", "fdatasync", "ftruncate", "rename", "unlink" };
 #define NAMES (sizeof names / sizeof names[0])
 static unsigned long counted, fired, made[NAMES];
 static const char *firstFired;
@@ -115,7 +115,7 @@ static int counts(const char *name, const char *path) {
     if (error && strcmp(error, "EINTR") == 0) return EINTR;
     if (error && strcmp(error, "EROFS") == 0) return EROFS;
     if (error && strcmp(error, "EDQUOT") == 0) return EDQUOT;
-    if (error && strcmp(error, "SHORT") == 0) return strcmp(name, "write") == 0 ? -1 : EIO;
+    if (error && strcmp(error, "SHORT") == 0) return strcmp(name, "write") == 0 || strcmp(name, "pwrite") == 0 ? -1 : EIO;
     return EIO;
 }
 
@@ -178,6 +178,19 @@ ssize_t write(int fd, const void *bytes, size_t count) {
     }
     return real_write(fd, bytes, count);
 }
+
+ssize_t pwrite(int fd, const void *bytes, size_t count, off_t offset) {
+    char path[4096];
+    REAL(pwrite);
+    if (fdInTheDirectory(fd, path)) {
+        int error = counts("pwrite", path);
+        if (error == -1 && count > 1) return real_pwrite(fd, bytes, count / 2, offset);
+        if (error > 0) { errno = error; return -1; }
+    }
+    return real_pwrite(fd, bytes, count, offset);
+}
+
+ssize_t pwrite64(int fd, const void *bytes, size_t count, off_t offset) { return pwrite(fd, bytes, count, offset); }
 
 ssize_t pread(int fd, void *bytes, size_t count, off_t offset) {
     char path[4096];

@@ -67,7 +67,7 @@ enum JournalFaultShim {
     }()
 
     /// The system calls the shim counts.
-    static let callNames = ["open", "write", "pread", "fsync", "fdatasync", "ftruncate", "rename", "unlink"]
+    static let callNames = ["open", "write", "pwrite", "pread", "fsync", "fdatasync", "ftruncate", "rename", "unlink"]
 
     /// The environment that makes call number `number` of those named `name` (of all, when empty) on
     /// `directory`'s files fail (and `repeat - 1` after it) with `error` (`EIO`, `ENOSPC`, or `SHORT`: a
