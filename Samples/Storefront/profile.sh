@@ -15,6 +15,9 @@
 # allowed to record the process (root, or kernel.perf_event_paranoid ≤ 1).
 # Usage: Samples/Storefront/profile.sh [duration, default 10s] [connections, default 16] [threads, default 2]
 # STOREFRONT_BIN=path profiles that binary as it is, without building.
+# PROFILE_DELIVERY=held stops the stand-in vendor after the warm-up (the blocks stay cached for the run):
+# the trackers journal the person's impressions and deliver none, so person − crawler is what tracking
+# costs a page without delivery, and the difference from a run without it what delivery costs.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
@@ -28,7 +31,7 @@ done
 # shellcheck source=bench-setup.sh
 source "$here/bench-setup.sh"
 start_stand_in "$vendor_port"
-start_server server "$port" --cache-ttl 60
+start_server server "$port" --cache-ttl 600
 server=${pids[-1]}
 curl -fsS -o "$work/page.html" "http://127.0.0.1:$port/products/100900"
 grep -q 'data-reco-instance-id' "$work/page.html" || { echo "profile.sh: the page has no blocks; see the log:" >&2; cat "$work/server.log" >&2; exit 1; }
@@ -38,6 +41,10 @@ perf record -F "$hz" -p "$server" -o "$work/check.data" -- sleep 0.2 > "$work/pe
 person="Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36"
 crawler="Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
 wrk -t"$threads" -c"$connections" -d3s -H "User-Agent: $person" "http://127.0.0.1:$port/products/100900" > /dev/null # warm-up
+if [[ "${PROFILE_DELIVERY:-}" == held ]]; then
+    kill -TERM "${pids[0]}"; wait "${pids[0]}" 2>/dev/null || true
+    echo "delivery held: the stand-in vendor is stopped, the trackers keep what they take"
+fi
 sleep 2
 seconds=$(( ${duration%s} + 4 ))
 # record label uri user-agent: one wrk run under perf; leaves LABEL=PAGES:FILE in $work/cases.
