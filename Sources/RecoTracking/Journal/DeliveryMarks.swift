@@ -2,7 +2,8 @@
 /// many earlier claims of it ended unsettled, one per line (`segment offset attempts`). Written over in
 /// place at every claim and settlement (blank lines after the marks cover what the file held before);
 /// what the next process finds in it are the deliveries a stop cut short. A missing file, or one larger
-/// than this code writes, counts as none; blank lines and lines it cannot parse are passed over. A file the disk fails to read is the caller's to report (see `JournalStore`).
+/// than this code writes, counts as none; blank lines and lines it cannot parse are passed over. A file
+/// the disk fails to read is the caller's to report (see `JournalStore`).
 enum DeliveryMarks {
     static let fileName = "delivering"
 
