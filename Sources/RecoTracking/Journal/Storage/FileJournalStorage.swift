@@ -185,12 +185,17 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
         return try Self.writeAll(bytes, to: fd, path: path(name))
     }
 
-    /// Writes `bytes` to `fd`, going on after a write interrupted by a signal or one that took part of the
-    /// bytes; how many were written (fewer only when a write took none). Throws the error of a failed write.
-    private static func writeAll(_ bytes: ArraySlice<UInt8>, to fd: Int32, path: String) throws(JournalStorageError) -> Int {
+    /// Writes `bytes` to `fd` (at `offset` with `pwrite` when given, else where the descriptor stands),
+    /// going on after a write interrupted by a signal or one that took part of the bytes; how many were
+    /// written (fewer only when a write took none). Throws the error of a failed write.
+    private static func writeAll(_ bytes: ArraySlice<UInt8>, to fd: Int32, at offset: Int? = nil,
+                                 path: String) throws(JournalStorageError) -> Int {
         var done = 0
         while done < bytes.count {
-            let wrote = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
+            let wrote = bytes.withUnsafeBytes { buffer in
+                let start = buffer.baseAddress! + done
+                return offset.map { pwrite(fd, start, bytes.count - done, off_t($0 + done)) } ?? write(fd, start, bytes.count - done)
+            }
             if wrote < 0 {
                 if errno == EINTR { continue }
                 throw failure("write", path)
@@ -276,15 +281,8 @@ final class FileJournalStorage: JournalStorage, @unchecked Sendable {
         let size = Int(info.st_size)
         if size > 4096, size > 2 * bytes.count { return try replace(name, with: bytes, durable: false) }
         let whole = size > bytes.count ? bytes + repeatElement(padding, count: size - bytes.count) : bytes
-        var done = 0
-        while done < whole.count {
-            let wrote = whole.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, whole.count - done, off_t(done)) }
-            if wrote < 0 {
-                if errno == EINTR { continue }
-                throw Self.failure("write", path)
-            }
-            if wrote == 0 { throw JournalStorageError(kind: .noSpace, description: "cannot write \(path): short write") }
-            done += wrote
+        guard try Self.writeAll(whole[...], to: fd, at: 0, path: path) == whole.count else {
+            throw JournalStorageError(kind: .noSpace, description: "cannot write \(path): short write")
         }
     }
 
